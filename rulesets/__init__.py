@@ -1,0 +1,1 @@
+"""Pure-Python rule engines. Nothing in this package imports Django."""

@@ -1,0 +1,1 @@
+"""Shared building blocks of every rule engine: dice, rolls, exact odds, results, registry."""

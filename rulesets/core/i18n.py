@@ -1,0 +1,34 @@
+"""Translation hook for engine and narrator texts.
+
+Engines must not import Django, yet their French texts should be translatable through Django's
+i18n. Texts are marked with :func:`_`; the web layer installs Django's ``gettext`` at start-up with
+:func:`set_translator`. Without it (CLI of the pure package, unit tests) the French source is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+_translator: Callable[[str], str] = str
+
+
+def set_translator(translator: Callable[[str], str]) -> None:
+    """Use ``translator`` for every later call of :func:`_`."""
+    global _translator
+    _translator = translator
+
+
+def _(message: str) -> str:
+    """Translate ``message`` (a French source text)."""
+    return _translator(message)
+
+
+def fr_number(value: float | int, decimals: int = 0) -> str:
+    """Format a number the French way: decimal comma, narrow no-break space for thousands."""
+    text = f"{value:,.{decimals}f}"
+    return text.replace(",", "\u202f").replace(".", ",")
+
+
+def fr_percent(value: float, decimals: int = 1) -> str:
+    """``0.6349`` → ``"63,5 %"`` (with a no-break space before the sign)."""
+    return f"{fr_number(value * 100, decimals)}\u00a0%"

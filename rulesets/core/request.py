@@ -1,0 +1,142 @@
+"""One resolve request, the same for the API, the CLI and the web pages.
+
+A request is ``{"scenario": {...}, "dice": {slot: face}, "seed": int}``: dice left out or blank
+are rolled by the server from the seed (a new one when none is given).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rulesets.core.dice import SEED_MAX, DiceError, DiceRoll, DiceSpec, roll_dice
+from rulesets.core.i18n import _
+from rulesets.core.odds import Odds
+from rulesets.core.registry import Ruleset
+from rulesets.core.results import Narrative, Result
+from rulesets.core.schema import ScenarioError, parse, to_data
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    ruleset: Ruleset
+    scenario: Any
+    spec: DiceSpec
+    dice: DiceRoll
+    result: Result
+    narrative: Narrative
+
+
+def parse_seed(raw: Any) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, bool):
+        raise ScenarioError({"seed": _("La graine doit être un entier.")})
+    try:
+        seed = int(raw)
+    except (TypeError, ValueError):
+        raise ScenarioError({"seed": _("La graine doit être un entier.")}) from None
+    if not 0 <= seed <= SEED_MAX:
+        raise ScenarioError({"seed": _("La graine doit être entre 0 et {max}.").format(max=SEED_MAX)})
+    return seed
+
+
+def parse_scenario(ruleset: Ruleset, data: Any) -> Any:
+    try:
+        return parse(ruleset.scenario_type, data if data is not None else {})
+    except ScenarioError as exc:
+        raise ScenarioError({f"scenario.{k}" if k != "scenario" else k: v for k, v in exc.errors.items()}) from None
+
+
+def resolve(ruleset: Ruleset, payload: Mapping[str, Any]) -> Resolution:
+    """Validate a request and resolve it, or raise :class:`ScenarioError` (all field errors)."""
+    if not isinstance(payload, Mapping):
+        raise ScenarioError({"__all__": _("La requête doit être un objet JSON.")})
+    errors: dict[str, str] = {}
+    for key in payload:
+        if key not in {"scenario", "dice", "seed"}:
+            errors[str(key)] = _("Champ inconnu.")
+    scenario = None
+    try:
+        scenario = parse_scenario(ruleset, payload.get("scenario"))
+    except ScenarioError as exc:
+        errors.update(exc.errors)
+    seed = None
+    try:
+        seed = parse_seed(payload.get("seed"))
+    except ScenarioError as exc:
+        errors.update(exc.errors)
+    typed_raw = payload.get("dice") or {}
+    if not isinstance(typed_raw, Mapping):
+        errors["dice"] = _("Les dés doivent être un objet {emplacement: face}.")
+        typed_raw = {}
+    if errors or scenario is None:
+        raise ScenarioError(errors)
+    spec = ruleset.dice_for(scenario)
+    typed = {str(k): "" if v is None else str(v) for k, v in typed_raw.items()}
+    try:
+        dice = roll_dice(spec, typed, seed)
+    except DiceError as exc:
+        raise ScenarioError({f"dice.{k}" if k != "seed" else k: v for k, v in exc.errors.items()}) from None
+    result = ruleset.resolve(scenario, dice)
+    narrative = Narrative(scene=ruleset.scene(scenario), story=ruleset.story(scenario, result))
+    return Resolution(ruleset, scenario, spec, dice, result, narrative)
+
+
+def odds(ruleset: Ruleset, payload: Mapping[str, Any]) -> tuple[Any, Odds]:
+    if not isinstance(payload, Mapping):
+        raise ScenarioError({"__all__": _("La requête doit être un objet JSON.")})
+    errors = {str(k): _("Champ inconnu.") for k in payload if k not in {"scenario", "dice", "seed"}}
+    scenario = None
+    try:
+        scenario = parse_scenario(ruleset, payload.get("scenario"))
+    except ScenarioError as exc:
+        errors.update(exc.errors)
+    if errors:
+        raise ScenarioError(errors)
+    return scenario, ruleset.odds(scenario)
+
+
+def result_data(res: Resolution) -> dict[str, Any]:
+    """The JSON form of a resolution (the API's and the CLI's output)."""
+    r = res.result
+    return {
+        "ruleset": res.ruleset.slug,
+        "engine_version": res.ruleset.engine_version,
+        "scenario": to_data(res.scenario),
+        "seed": res.dice.seed,
+        "dice": [
+            {"key": s.key, "label": s.label, "die": s.die.name, "value": res.dice[s.key], "typed": res.dice.was_typed(s.key)}
+            for s in res.spec.slots
+        ],
+        "outcome": r.outcome,
+        "outcome_label": r.outcome_label,
+        "numbers": dict(r.numbers),
+        "events": [
+            {"kind": e.kind, "label": e.label, "value": e.value, "rule": e.rule, "group": e.group, "data": dict(e.data)}
+            for e in r.events
+        ],
+        "narrative": {"scene": res.narrative.scene, "story": list(res.narrative.story)},
+    }
+
+
+def odds_data(ruleset: Ruleset, result: Odds) -> dict[str, Any]:
+    def fr(p: Any) -> dict[str, Any]:
+        return {"fraction": f"{p.numerator}/{p.denominator}", "value": float(p)}
+
+    return {
+        "ruleset": ruleset.slug,
+        "outcomes": [{"code": c, "label": lbl, "probability": fr(p)} for c, lbl, p in result.outcomes],
+        "charts": [
+            {
+                "key": ch.key,
+                "title": ch.title,
+                "unit": ch.unit,
+                "mean": fr(ch.mean) if ch.mean is not None else None,
+                "bars": [{"label": lbl, "probability": fr(p)} for lbl, p in ch.bars],
+            }
+            for ch in result.charts
+        ],
+        "expectations": [{"code": c, "label": lbl, "value": fr(v)} for c, lbl, v in result.expectations],
+    }
