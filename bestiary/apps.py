@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BestiaryConfig(AppConfig):
+    name = "bestiary"
+    verbose_name = "Bestiaire"
