@@ -43,7 +43,9 @@ def _load(share_id: str) -> SharedResult:
 
 # modern-screenshot copies computed styles into the clone it draws; the browser sees those as
 # inline styles. Scripts stay strict (self + nonce); only styles are relaxed, on this page only.
-SHARED_PAGE_CSP = {**settings.SECURE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]}
+BASE_CSP: dict[str, list[str]] = dict(settings.SECURE_CSP)
+SHARED_PAGE_CSP = {**BASE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]}
+CAPTURE_CSP = {**BASE_CSP, "frame-ancestors": ["*"]}
 
 
 @require_GET
@@ -69,7 +71,7 @@ def shared(request: HttpRequest, share_id: str) -> HttpResponse:
 
 @require_GET
 @xframe_options_exempt
-@csp_override({**settings.SECURE_CSP, "frame-ancestors": ["*"]})  # embeddable anywhere: this view only
+@csp_override(CAPTURE_CSP)  # embeddable anywhere: this view only
 def shared_capture(request: HttpRequest, share_id: str) -> HttpResponse:
     """The four frames only, fixed width, light theme: for wikis (image, print, iframe)."""
     item = _load(share_id)
