@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import render
@@ -43,7 +45,7 @@ def _load(share_id: str) -> SharedResult:
 
 # modern-screenshot copies computed styles into the clone it draws; the browser sees those as
 # inline styles. Scripts stay strict (self + nonce); only styles are relaxed, on this page only.
-BASE_CSP: dict[str, list[str]] = dict(settings.SECURE_CSP)
+BASE_CSP = cast(dict[str, list[str]], settings.SECURE_CSP)
 SHARED_PAGE_CSP = {**BASE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]}
 CAPTURE_CSP = {**BASE_CSP, "frame-ancestors": ["*"]}
 
