@@ -46,8 +46,8 @@ def _load(share_id: str) -> SharedResult:
 # modern-screenshot copies computed styles into the clone it draws; the browser sees those as
 # inline styles. Scripts stay strict (self + nonce); only styles are relaxed, on this page only.
 BASE_CSP = cast(dict[str, list[str]], settings.SECURE_CSP)
-SHARED_PAGE_CSP = {**BASE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]}
-CAPTURE_CSP = {**BASE_CSP, "frame-ancestors": ["*"]}
+SHARED_PAGE_CSP: dict[str, list[str]] = {**BASE_CSP, "style-src": [CSP.SELF.value, CSP.UNSAFE_INLINE.value]}
+CAPTURE_CSP: dict[str, list[str]] = {**BASE_CSP, "frame-ancestors": ["*"]}
 
 
 @require_GET
