@@ -1,0 +1,218 @@
+"""Narration of an exchange: a scene before the roll, a short story after it.
+
+The story reads the result's events and numbers, never recomputes. Variants are picked with
+``zlib.crc32`` of the seed (or of the typed dice), so the same permalink tells the same story.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+from rulesets.core.i18n import _
+from rulesets.core.results import Result
+from rulesets.feerie.model import CoverMode, Exchange, Pace
+
+
+def pick(options: Sequence[str], key: str) -> str:
+    """A deterministic choice among ``options`` for ``key`` (crc32, never ``hash()``)."""
+    return options[zlib.crc32(key.encode("utf-8")) % len(options)]
+
+
+def _key(result: Result, part: str) -> str:
+    base = str(result.dice.seed) if result.dice.seed is not None else ",".join(f"{k}={v}" for k, v in sorted(result.dice.values.items()))
+    return f"{base}|{result.numbers.get('dice_term')}|{part}"
+
+
+def _who(name: str, fallback: str) -> str:
+    return name or fallback
+
+
+def scene(s: Exchange) -> str:
+    a = _who(s.attacker.name, _("l'assaillant"))
+    d = _who(s.defender.name, _("son adversaire"))
+    sit = s.situation
+    parts: list[str] = []
+    if sit.target_inanimate:
+        parts.append(_("{a} s'en prend à un objet inanimé, qui ne peut ni parer ni esquiver.").format(a=a))
+    elif s.ranged:
+        parts.append(_("{a} prend {d} pour cible, à distance, sans le moindre contact.").format(a=a, d=d))
+    else:
+        parts.append(_("{a} fond sur {d} et engage le corps à corps.").format(a=a, d=d))
+    if sit.surprised:
+        parts.append(_("{d} ne s'attendait à rien : la surprise le fige.").format(d=d))
+    if sit.defender_helpless:
+        parts.append(_("{d} est incapable de remuer un cil.").format(d=d))
+    if sit.movement.pace is not Pace.NONE:
+        if sit.charge:
+            parts.append(_("L'élan d'une charge ({pace}) porte le coup.").format(pace=sit.movement.pace.label.lower()))
+        else:
+            parts.append(_("Tout se joue en mouvement ({pace}).").format(pace=sit.movement.pace.label.lower()))
+    if sit.co_attackers:
+        parts.append(_("D'autres assaillants se pressent autour de la victime ({n}).").format(n=len(sit.co_attackers)))
+    if sit.cover.mode is CoverMode.EXPOSED:
+        parts.append(_("{d} s'abrite ; seules quelques parties dépassent.").format(d=d))
+    elif sit.cover.mode is CoverMode.THROUGH:
+        parts.append(_("Il faudra frapper au travers de l'abri ({m}).").format(m=sit.cover.material or _("obstacle")))
+    if sit.lighting:
+        parts.append(_("La lumière manque."))
+    if s.attacker.mount is not None:
+        parts.append(_("{a} est en selle sur {m}.").format(a=a, m=s.attacker.mount.name or _("sa monture")))
+    if s.blows:
+        names = ", ".join(b.kind.label.lower() for b in s.blows)
+        parts.append(_("Plutôt que blesser, {a} tente un coup spécial : {n}.").format(a=a, n=names))
+    return " ".join(parts)
+
+
+OPENINGS = (
+    "{a} se ramasse, puis frappe.",
+    "Un souffle, un éclat de Glamour : {a} passe à l'action.",
+    "{a} ne laisse pas à {d} le temps de respirer.",
+    "Le monde de Féerie retient son souffle quand {a} s'élance.",
+)
+HIT_LIGHT = (
+    "Le coup porte, mais {d} n'y laisse qu'un peu d'Essence ({n}).",
+    "{d} vacille ; une lueur s'échappe de la plaie : {n} point(s) d'Essence perdu(s).",
+    "Touché ! {d} perd {n} point(s) d'Essence et serre les dents.",
+)
+HIT_HEAVY = (
+    "Le choc est terrible : {d} perd {n} points d'Essence d'un seul coup.",
+    "{a} frappe de plein fouet ; {d} voit fuir {n} points d'Essence dans une gerbe d'étincelles.",
+    "C'est un coup de maître : {n} points d'Essence arrachés à {d}.",
+)
+HIT_DOWN = (
+    "{d} s'effondre, vidé de son Essence ({n} points perdus) : le conte se referme sur lui.",
+    "Il ne reste plus rien du Glamour de {d} : {n} points d'Essence, et le silence.",
+)
+HIT_NONE = (
+    "Le coup porte, mais glisse sur {d} sans rien lui coûter.",
+    "{d} encaisse sans broncher : pas une once d'Essence perdue.",
+    "Touché, oui, mais {d} est trop solide pour en souffrir.",
+)
+MISSES = (
+    "{d} esquive d'un pas de côté ; le coup ne rencontre que le vide.",
+    "Une parade nette, et {a} en est pour ses frais.",
+    "{a} manque son but de peu ; {d} a vu venir l'attaque.",
+    "Le coup se perd dans les feuillages : {d} n'est plus là.",
+)
+INCIDENTS = (
+    "Catastrophe ! {a} se prend les pieds dans ses propres élans ; le meneur décide de l'incident.",
+    "Un échec abyssal : l'arme de {a} lui échappe, ou pire…",
+    "{a} rate si lourdement qu'un innocent, un allié ou sa propre cheville pourrait en pâtir.",
+)
+BLOWS = (
+    "Pas de sang cette fois, mais un effet bien pire :",
+    "Le coup spécial réussit :",
+    "{a} obtient ce qu'il cherchait :",
+)
+OBJECT_HIT = (
+    "L'objet cède sous le coup : {n} point(s) de Dommages.",
+    "Éclats et poussière : l'objet encaisse {n} point(s) de Dommages.",
+)
+OBJECT_SAFE = (
+    "L'objet résiste ; à peine une marque.",
+    "Rien ne bouge : l'objet est plus solide que le coup.",
+)
+
+
+def story(s: Exchange, result: Result) -> tuple[str, ...]:
+    a = _who(s.attacker.name, _("l'assaillant"))
+    d = _who(s.defender.name, _("le défenseur"))
+    n = result.numbers
+    fmt = {"a": a, "d": d}
+    paragraphs = [_(pick(OPENINGS, _key(result, "open"))).format(**fmt)]
+    total, margin = n.get("total"), n.get("margin")
+    if s.situation.target_inanimate:
+        paragraphs.append(_("Jet de Dommages : {t}.").format(t=total))
+    else:
+        paragraphs.append(
+            _("Le jet d'Attaque atteint {t} contre une Défense de {df} : marge de {m}.").format(t=total, df=n.get("defense"), m=margin)
+        )
+    outcome = result.outcome
+    lost = int(n.get("essence_lost") or 0)
+    table: Sequence[str]
+    if outcome == "hit":
+        before = int(n.get("essence_before") or 0)
+        if n.get("essence_after") == 0:
+            table = HIT_DOWN
+        elif lost * 3 >= max(1, before):
+            table = HIT_HEAVY
+        else:
+            table = HIT_LIGHT
+        paragraphs.append(_(pick(table, _key(result, "hit"))).format(n=lost, **fmt))
+    elif outcome == "hit_no_loss":
+        paragraphs.append(_(pick(HIT_NONE, _key(result, "noloss"))).format(**fmt))
+    elif outcome == "blow":
+        effects = [e.label for e in result.events_of("blow")]
+        paragraphs.append(_(pick(BLOWS, _key(result, "blow"))).format(**fmt) + " " + " ".join(effects))
+    elif outcome == "miss":
+        paragraphs.append(_(pick(MISSES, _key(result, "miss"))).format(**fmt))
+    elif outcome == "incident":
+        paragraphs.append(_(pick(INCIDENTS, _key(result, "incident"))).format(**fmt))
+    elif outcome == "object_damaged":
+        paragraphs.append(_(pick(OBJECT_HIT, _key(result, "obj"))).format(n=lost))
+    else:
+        paragraphs.append(_(pick(OBJECT_SAFE, _key(result, "obj"))))
+    if outcome in ("hit", "hit_no_loss"):
+        extra = [e.label for e in result.events_of("blow")]
+        if extra:
+            paragraphs.append(" ".join(extra))
+    return tuple(paragraphs)
+
+
+# --- the Action sequence ----------------------------------------------------------------------------
+
+ACTION_OPENINGS = (
+    "Le temps se suspend un battement de cœur, puis tout s'emballe.",
+    "Les regards se croisent ; chacun a choisi son geste.",
+    "Dans la clairière, le Glamour crépite : l'Action commence.",
+)
+ACTION_FIRST = (
+    "{name} prend tout le monde de vitesse (rang {r}).",
+    "C'est {name} qui rompt l'observation, au rang {r}.",
+    "Plus vif que les autres, {name} agit le premier, au rang {r}.",
+)
+ACTION_CLOSINGS = (
+    "Quand le décompte s'éteint, il faut déjà payer l'audace : {who}.",
+    "L'Action s'achève, mais les excès se paieront à la suivante : {who}.",
+)
+ACTION_CALM = (
+    "Le décompte s'éteint ; l'Action suivante commence sans dette.",
+    "Rang 0 : le souffle revient, personne ne traîne de malus.",
+)
+
+
+def action_scene(s: object) -> str:
+    from rulesets.feerie.action import ActionScenario
+
+    if not isinstance(s, ActionScenario):
+        return ""
+    names = ", ".join(f.name for f in s.fighters)
+    parts = [_("En présence : {names}.").format(names=names)]
+    surprised = [f.name for f in s.fighters if f.surprised]
+    if surprised:
+        parts.append(_("Pris par surprise : {names}.").format(names=", ".join(surprised)))
+    parts.append(_("{n} activité(s) déclarée(s).").format(n=len(s.activities)))
+    return " ".join(parts)
+
+
+def action_story(s: object, result: Result) -> tuple[str, ...]:
+    key = str(result.dice.seed) if result.dice.seed is not None else result.numbers.get("order", "")
+    paragraphs = [pick(ACTION_OPENINGS, f"{key}|open")]
+    acts = result.events_of("activity")
+    if acts:
+        first = acts[0]
+        name = first.label.split(" : ", 1)[-1].split(" — ", 1)[0]
+        paragraphs.append(pick(ACTION_FIRST, f"{key}|first").format(name=name, r=first.data.get("rank")))
+    lines = []
+    for e in result.events:
+        if e.kind in ("hit", "miss", "down", "change", "incident", "refused", "cancelled"):
+            lines.append(e.label + ".")
+    if lines:
+        paragraphs.append(" ".join(lines))
+    debts = [e.label.split(" : ", 1)[0] + f" {e.value}" for e in result.events_of("next") if e.data.get("malus")]
+    if debts:
+        paragraphs.append(pick(ACTION_CLOSINGS, f"{key}|close").format(who=", ".join(debts)))
+    else:
+        paragraphs.append(pick(ACTION_CALM, f"{key}|close"))
+    return tuple(paragraphs)
