@@ -32,7 +32,9 @@ RULESET = register(
 ACTION = Ruleset(
     slug="feerie-action",
     name=_("Contes de Fées : la séquence d'une Action"),
-    tagline=_("Déclarations, Initiative, décompte des rangs, anticipation, activités supplémentaires, changements d'intention."),
+    tagline=_(
+        "Déclarations, Initiative, décompte des rangs, anticipation, activités supplémentaires, changements d'intention."
+    ),
     scenario_type=ActionScenario,
     dice_for=action.dice_for,
     resolve=action.resolve,

@@ -93,7 +93,9 @@ class Fighter:
         errors: dict[str, str] = {}
         total = t.initiative + t.attack + t.defense
         if total:
-            errors[prefix] = _("La somme des modifications de tactique doit être nulle (reçu {total:+d}).").format(total=total)
+            errors[prefix] = _("La somme des modifications de tactique doit être nulle (reçu {total:+d}).").format(
+                total=total
+            )
         if self.tactic_cap is not None:
             for key, value in (("initiative", t.initiative), ("attack", t.attack), ("defense", t.defense)):
                 if abs(value) > self.tactic_cap:
@@ -150,9 +152,9 @@ class ActionScenario:
     activities: Annotated[tuple[Activity, ...], Spec(label=_("Activités déclarées"), max_items=40)] = ()
     impersonal: Annotated[tuple[Impersonal, ...], Spec(label=_("Événements impersonnels"), max_items=10)] = ()
     dice: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
-    surfaces: Annotated[tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)] = (
-        SEED_SURFACES
-    )
+    surfaces: Annotated[
+        tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)
+    ] = SEED_SURFACES
     incident_threshold: Annotated[int, Spec(label=_("Marge d'échec d'un incident"), ge=-100, le=-1)] = -10
 
     def check(self) -> dict[str, str]:
@@ -180,7 +182,9 @@ class ActionScenario:
                 and len(act.targets) > 1
                 and all(t < n for t in act.targets)
             ):
-                sw = sweep(self.fighters[act.actor].taille, [self.fighters[t].taille for t in act.targets], self.surfaces)
+                sw = sweep(
+                    self.fighters[act.actor].taille, [self.fighters[t].taille for t in act.targets], self.surfaces
+                )
                 if not sw.fits:
                     errors[f"{p}.targets"] = _(
                         "Un seul coup ne couvre qu'une surface de {cap} ; ces cibles en occupent {used}."
@@ -199,8 +203,14 @@ def dice_for(s: ActionScenario) -> DiceSpec:
     slots: list[DiceSlot] = []
 
     def term(prefix: str, label: str) -> None:
-        slots.extend(DiceSlot(f"{prefix}.plus.{i}", die, f"{label} : dé ajouté n°{i} ({die.name})") for i in range(1, s.dice.plus + 1))
-        slots.extend(DiceSlot(f"{prefix}.moins.{i}", die, f"{label} : dé retranché n°{i} ({die.name})") for i in range(1, s.dice.minus + 1))
+        slots.extend(
+            DiceSlot(f"{prefix}.plus.{i}", die, f"{label} : dé ajouté n°{i} ({die.name})")
+            for i in range(1, s.dice.plus + 1)
+        )
+        slots.extend(
+            DiceSlot(f"{prefix}.moins.{i}", die, f"{label} : dé retranché n°{i} ({die.name})")
+            for i in range(1, s.dice.minus + 1)
+        )
 
     for i, f in enumerate(s.fighters):
         if f.initiative is None:
@@ -279,14 +289,22 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                 change_defense = new.defense - tactic.defense - CHANGE_MALUS
                 tactic = new
             if initiatives[actor] <= 0:
-                refused = _("Initiative nulle ou négative : {name} ne peut agir pendant cette Action.").format(name=f.name)
+                refused = _("Initiative nulle ou négative : {name} ne peut agir pendant cette Action.").format(
+                    name=f.name
+                )
             rank = act.rank if act.rank is not None else natural
             if not refused and previous_rank is not None and rank >= previous_rank:
-                refused = _("Une activité supplémentaire a lieu au plus tôt au rang suivant la précédente ({r}).").format(r=previous_rank - 1)
+                refused = _(
+                    "Une activité supplémentaire a lieu au plus tôt au rang suivant la précédente ({r})."
+                ).format(r=previous_rank - 1)
             if not refused and rank > top:
-                refused = _("Aucune activité ne peut avoir lieu avant le plus haut jet d'Initiative ({top}).").format(top=top)
+                refused = _("Aucune activité ne peut avoir lieu avant le plus haut jet d'Initiative ({top}).").format(
+                    top=top
+                )
             if not refused and act.change is not None and rank > act.change.rank:
-                refused = _("On ne peut agir avant d'avoir choisi d'agir (changement au rang {r}).").format(r=act.change.rank)
+                refused = _("On ne peut agir avant d'avoir choisi d'agir (changement au rang {r}).").format(
+                    r=act.change.rank
+                )
             if not refused and rank < 1:
                 refused = _("Le rang 1 est le dernier auquel on peut agir : il faut anticiper.")
             anticipation = max(0, rank - natural)
@@ -299,7 +317,9 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
             if anticipation:
                 parts.append((_("Anticipation de {n} rang(s)").format(n=anticipation), -anticipation, R_ANTICIPATION))
             if order:
-                parts.append((_("Activité supplémentaire n°{k}").format(k=order), -EXTRA_MALUS * order, R_SUPPLEMENTAIRE))
+                parts.append(
+                    (_("Activité supplémentaire n°{k}").format(k=order), -EXTRA_MALUS * order, R_SUPPLEMENTAIRE)
+                )
             if act.change is not None:
                 parts.append((_("Changement d'intention"), -CHANGE_MALUS, R_CHANGEMENT))
             if act.bonus:
@@ -355,11 +375,47 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         initiatives.append(total)
         terms.append(term)
         for k, (label, value, rule) in enumerate(base):
-            ev.append(Event("init_term", f"{f.name} : {label}", signed(value) if k else str(value), rule, G_INIT, {"fighter": i, "value": value}))
-        ev.append(Event("init_term", f"{f.name} : {_('jet')} ({shown})", signed(term), R_INITIATIVE, G_INIT, {"fighter": i, "value": term}))
-        ev.append(Event("initiative", f"{f.name} : {_('Initiative')}", str(total), R_INITIATIVE, G_INIT, {"fighter": i, "value": total}))
+            ev.append(
+                Event(
+                    "init_term",
+                    f"{f.name} : {label}",
+                    signed(value) if k else str(value),
+                    rule,
+                    G_INIT,
+                    {"fighter": i, "value": value},
+                )
+            )
+        ev.append(
+            Event(
+                "init_term",
+                f"{f.name} : {_('jet')} ({shown})",
+                signed(term),
+                R_INITIATIVE,
+                G_INIT,
+                {"fighter": i, "value": term},
+            )
+        )
+        ev.append(
+            Event(
+                "initiative",
+                f"{f.name} : {_('Initiative')}",
+                str(total),
+                R_INITIATIVE,
+                G_INIT,
+                {"fighter": i, "value": total},
+            )
+        )
     planned, top = plan(s, initiatives)
-    ev.append(Event("top", _("Plus haut jet d'Initiative : le décompte commence au rang {top}").format(top=top), str(top), R_DECOMPTE, G_DECOMPTE, {"top": top}))
+    ev.append(
+        Event(
+            "top",
+            _("Plus haut jet d'Initiative : le décompte commence au rang {top}").format(top=top),
+            str(top),
+            R_DECOMPTE,
+            G_DECOMPTE,
+            {"top": top},
+        )
+    )
 
     # state
     defense_mod = [f.tactic.defense + f.carried_malus + (SURPRISE_DEFENSE if f.surprised else 0) for f in s.fighters]
@@ -382,7 +438,9 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
     for t, actors in sorted(attackers_of.items()):
         if len(actors) < 2:
             continue
-        crowd = crowding(s.fighters[t].taille, [s.fighters[a].taille for a in actors], s.fighters[t].open_angles, s.surfaces)
+        crowd = crowding(
+            s.fighters[t].taille, [s.fighters[a].taille for a in actors], s.fighters[t].open_angles, s.surfaces
+        )
         for k in crowd.refused:
             blocked.add((actors[k], t))
         if crowd.defense_malus:
@@ -454,17 +512,33 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             ev.append(
                 Event(
                     "change",
-                    _("Rang {r} : {name} change d'intention{note} ; Défense {d}").format(r=rank, name=f.name, note=note, d=signed(p.change_defense)),
+                    _("Rang {r} : {name} change d'intention{note} ; Défense {d}").format(
+                        r=rank, name=f.name, note=note, d=signed(p.change_defense)
+                    ),
                     str(f.defense + defense_mod[p.actor]),
                     R_CHANGEMENT,
                     G_ACT,
-                    {"fighter": p.actor, "rank": rank, "defense_change": p.change_defense, "defense": f.defense + defense_mod[p.actor]},
+                    {
+                        "fighter": p.actor,
+                        "rank": rank,
+                        "defense_change": p.change_defense,
+                        "defense": f.defense + defense_mod[p.actor],
+                    },
                 )
             )
             by_rank[rank].append(_("{name} change d'intention").format(name=f.name))
             continue
         if essence[p.actor] <= 0:
-            ev.append(Event("cancelled", _("Rang {r} : {name} est hors de combat").format(r=rank, name=f.name), "", R_EFFETS, G_ACT, {"activity": p.index}))
+            ev.append(
+                Event(
+                    "cancelled",
+                    _("Rang {r} : {name} est hors de combat").format(r=rank, name=f.name),
+                    "",
+                    R_EFFETS,
+                    G_ACT,
+                    {"activity": p.index},
+                )
+            )
             continue
         simultaneous = last_act is not None and last_act[0] == rank and last_act[1] == key and last_act[2] != p.actor
         last_act = (rank, key, p.actor)
@@ -481,7 +555,11 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         detail = f" ({', '.join(how)})" if how else ""
         title = act.label or act.kind.label
         for label, value, rule in p.parts:
-            ev.append(Event("act_term", f"{f.name} : {label}", signed(value), rule, G_ACT, {"activity": p.index, "value": value}))
+            ev.append(
+                Event(
+                    "act_term", f"{f.name} : {label}", signed(value), rule, G_ACT, {"activity": p.index, "value": value}
+                )
+            )
         ev.append(
             Event(
                 "activity",
@@ -489,7 +567,14 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                 signed(p.modifier),
                 R_RESOLUTION,
                 G_ACT,
-                {"activity": p.index, "fighter": p.actor, "rank": rank, "modifier": p.modifier, "anticipation": p.anticipation, "order": p.order},
+                {
+                    "activity": p.index,
+                    "fighter": p.actor,
+                    "rank": rank,
+                    "modifier": p.modifier,
+                    "anticipation": p.anticipation,
+                    "order": p.order,
+                },
             )
         )
         by_rank[rank].append(_("{name} : {title}").format(name=f.name, title=title))
@@ -500,7 +585,9 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             ev.append(
                 Event(
                     "attack_roll",
-                    _("{name} : Attaque {a} {m} + dés {t} = {total}").format(name=f.name, a=f.attack, m=signed(p.modifier), t=signed(term), total=total),
+                    _("{name} : Attaque {a} {m} + dés {t} = {total}").format(
+                        name=f.name, a=f.attack, m=signed(p.modifier), t=signed(term), total=total
+                    ),
                     str(total),
                     R_RESOLUTION,
                     G_ACT,
@@ -511,7 +598,17 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             for t in act.targets:
                 target = s.fighters[t]
                 if (p.actor, t) in blocked:
-                    ev.append(Event("blocked", _("{name} ne trouve pas d'angle libre pour atteindre {t}").format(name=f.name, t=target.name), "", R_ANGLES, G_ACT))
+                    ev.append(
+                        Event(
+                            "blocked",
+                            _("{name} ne trouve pas d'angle libre pour atteindre {t}").format(
+                                name=f.name, t=target.name
+                            ),
+                            "",
+                            R_ANGLES,
+                            G_ACT,
+                        )
+                    )
                     continue
                 defense = target.defense + defense_mod[t]
                 margin = total - defense
@@ -523,7 +620,9 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                     ev.append(
                         Event(
                             "hit",
-                            _("{t} (Défense {d}) est touché : marge {m}, Essence perdue {l}").format(t=target.name, d=defense, m=signed(margin), l=lost),
+                            _("{t} (Défense {d}) est touché : marge {m}, Essence perdue {l}").format(
+                                t=target.name, d=defense, m=signed(margin), l=lost
+                            ),
                             str(lost),
                             R_EFFETS,
                             G_ACT,
@@ -532,12 +631,23 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                     )
                     numbers[f"activity_{p.index}_lost_{t}"] = lost
                     if essence[t] == 0:
-                        ev.append(Event("down", _("{t} n'a plus d'Essence : hors de combat").format(t=target.name), "0", R_EFFETS, G_ACT, {"fighter": t}))
+                        ev.append(
+                            Event(
+                                "down",
+                                _("{t} n'a plus d'Essence : hors de combat").format(t=target.name),
+                                "0",
+                                R_EFFETS,
+                                G_ACT,
+                                {"fighter": t},
+                            )
+                        )
                 else:
                     ev.append(
                         Event(
                             "miss",
-                            _("{t} (Défense {d}) n'est pas touché : marge {m}").format(t=target.name, d=defense, m=signed(margin)),
+                            _("{t} (Défense {d}) n'est pas touché : marge {m}").format(
+                                t=target.name, d=defense, m=signed(margin)
+                            ),
                             "",
                             R_EFFETS,
                             G_ACT,
@@ -549,7 +659,9 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                 ev.append(
                     Event(
                         "incident",
-                        _("{name} : très mauvais échec, incident (perte d'Essence s'il se blesse lui-même : {l})").format(name=f.name, l=self_loss),
+                        _(
+                            "{name} : très mauvais échec, incident (perte d'Essence s'il se blesse lui-même : {l})"
+                        ).format(name=f.name, l=self_loss),
                         str(self_loss),
                         R_RESOLUTION,
                         G_ACT,
@@ -580,7 +692,14 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             shown_loss = str(imp.essence_loss)
         who = f" ({names[imp.target]})" if imp.target is not None else ""
         ev.append(
-            Event("impersonal", _("Rang 0 : {label}{who}").format(label=imp.label, who=who), shown_loss, R_IMPERSONNELS, G_ACT, {"event": k})
+            Event(
+                "impersonal",
+                _("Rang 0 : {label}{who}").format(label=imp.label, who=who),
+                shown_loss,
+                R_IMPERSONNELS,
+                G_ACT,
+                {"event": k},
+            )
         )
 
     # countdown table for the game master
@@ -590,7 +709,16 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         numbers[f"essence_{i}"] = essence[i]
         numbers[f"next_malus_{i}"] = next_malus[i]
         label = _("{name} : malus de l'Action suivante (Initiative, activités, Défense)").format(name=f.name)
-        ev.append(Event("next", label, signed(next_malus[i]) if next_malus[i] else "0", R_SUPPLEMENTAIRE, G_NEXT, {"fighter": i, "malus": next_malus[i]}))
+        ev.append(
+            Event(
+                "next",
+                label,
+                signed(next_malus[i]) if next_malus[i] else "0",
+                R_SUPPLEMENTAIRE,
+                G_NEXT,
+                {"fighter": i, "malus": next_malus[i]},
+            )
+        )
     numbers["order"] = ",".join(str(i) for i in order_seen)
     return Result("resolved", _("Action résolue"), numbers, tuple(ev), dice, "neutral")
 
@@ -611,7 +739,8 @@ def _countdown(
         may = [
             s.fighters[i].name
             for i in range(n)
-            if initiatives[i] > 0 and r <= top
+            if initiatives[i] > 0
+            and r <= top
             and (initiatives[i] >= r or any(p.actor == i and not p.refused and p.rank == r for p in planned))
             and any(p.actor == i and not p.refused and p.rank <= r for p in planned)
         ]
@@ -619,7 +748,14 @@ def _countdown(
         happening = by_rank.get(r, [])
         label = _("Rang {r}").format(r=r) + (" : " + " ; ".join(happening) if happening else "")
         out.append(
-            Event("rank", label, ", ".join(may), R_DECOMPTE, G_DECOMPTE, {"rank": r, "may_act": may, "defense": defenses, "malus": maluses})
+            Event(
+                "rank",
+                label,
+                ", ".join(may),
+                R_DECOMPTE,
+                G_DECOMPTE,
+                {"rank": r, "may_act": may, "defense": defenses, "malus": maluses},
+            )
         )
     return out
 
@@ -668,7 +804,13 @@ def odds(s: ActionScenario) -> Odds:
         outcomes.append((f"first_{i}", _("{name} agit en premier").format(name=f.name), p_first))
         inits = dists[i].map(lambda o: o[0])
         charts.append(
-            Chart(f"initiative_{i}", _("Initiative de {name}").format(name=f.name), tuple((str(v), p) for v, p in inits.sorted_items()), inits.mean(), _("rang"))
+            Chart(
+                f"initiative_{i}",
+                _("Initiative de {name}").format(name=f.name),
+                tuple((str(v), p) for v, p in inits.sorted_items()),
+                inits.mean(),
+                _("rang"),
+            )
         )
     nobody = Fraction(1)
     for d in dists:
@@ -676,8 +818,11 @@ def odds(s: ActionScenario) -> Odds:
     # equal keys in full are simultaneous: their share is neither combatant's "first"
     outcomes.append(("nobody", _("Personne ne peut agir"), nobody))
     expectations = tuple(
-        (f"cannot_act_{i}", _("{name} ne peut agir (Initiative ≤ 0)").format(name=f.name), dists[i].probability(lambda o: o[0] <= 0))
+        (
+            f"cannot_act_{i}",
+            _("{name} ne peut agir (Initiative ≤ 0)").format(name=f.name),
+            dists[i].probability(lambda o: o[0] <= 0),
+        )
         for i, f in enumerate(s.fighters)
     )
     return Odds(tuple(outcomes), tuple(charts[:6]), expectations)
-

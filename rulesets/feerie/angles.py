@@ -47,7 +47,9 @@ class Crowding:
         return -ANGLE_MALUS * max(0, self.occupied_angles - 1)
 
 
-def crowding(defender_taille: int, attacker_tailles: Sequence[int], open_angles: int, rows: Sequence[SurfaceRow]) -> Crowding:
+def crowding(
+    defender_taille: int, attacker_tailles: Sequence[int], open_angles: int, rows: Sequence[SurfaceRow]
+) -> Crowding:
     """Pack the attackers (in the order given, biggest first) into the defender's open angles."""
     angle = surface_for(defender_taille, rows)
     surfaces = tuple(surface_for(t, rows) for t in attacker_tailles)
@@ -57,7 +59,9 @@ def crowding(defender_taille: int, attacker_tailles: Sequence[int], open_angles:
     refused: list[int] = []
     if order and surfaces[order[0]] > total:
         first = order[0]
-        return Crowding(angle, open_angles, surfaces, (first,), tuple(i for i in order if i != first), open_angles, True)
+        return Crowding(
+            angle, open_angles, surfaces, (first,), tuple(i for i in order if i != first), open_angles, True
+        )
     free = [angle] * open_angles  # room left in each angle
     for i in order:
         need = surfaces[i]

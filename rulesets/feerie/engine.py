@@ -205,7 +205,11 @@ def derive(s: Exchange) -> Derivation:
         tm = sit.target_movement
         if tm.pace is not Pace.NONE and tm.malus:
             att.append(
-                Term(_("Cible en mouvement ({pace}, malus divisé par 2)").format(pace=tm.pace.label), halved_malus(tm.malus), R_AUTRES)
+                Term(
+                    _("Cible en mouvement ({pace}, malus divisé par 2)").format(pace=tm.pace.label),
+                    halved_malus(tm.malus),
+                    R_AUTRES,
+                )
             )
         if sit.terrain:
             att.append(Term(_("Encombrement du terrain"), sit.terrain, R_AUTRES))
@@ -220,7 +224,9 @@ def derive(s: Exchange) -> Derivation:
     if d.mount is not None and a.mount is None and not ranged:
         malus = -max(0, FOOT_VS_RIDER_BASE + d.mount.taille - a.taille)
         if malus:
-            att.append(Term(_("Fantassin contre cavalier (4 + Taille de la monture − Taille du piéton)"), malus, R_MONTE))
+            att.append(
+                Term(_("Fantassin contre cavalier (4 + Taille de la monture − Taille du piéton)"), malus, R_MONTE)
+            )
     for b in s.blows:
         malus = b.ranged_attack_malus if ranged and b.ranged_attack_malus is not None else b.attack_malus
         if b.kind is BlowKind.HOLD_OFF:
@@ -239,14 +245,24 @@ def derive(s: Exchange) -> Derivation:
                 dmg.append(Term(_("Taille du cavalier"), a.taille, R_MONTE))
                 dmg.append(Term(_("Taille de la monture (charge montée)"), a.mount.taille, R_MONTE))
             else:
-                dmg.append(Term(_("Plus grande Taille du cavalier et de la monture (charge montée)"), max(a.taille, a.mount.taille), R_MONTE))
+                dmg.append(
+                    Term(
+                        _("Plus grande Taille du cavalier et de la monture (charge montée)"),
+                        max(a.taille, a.mount.taille),
+                        R_MONTE,
+                    )
+                )
         elif a.taille:
             dmg.append(Term(_("Taille"), a.taille, R_GRANDEURS))
     dmg += _attr_terms(a, "damage")
     if ranged:
         dmg.append(Term(_("Attaque à distance"), RANGED_DAMAGE_MALUS, R_GRANDEURS))
     if sit.charge and mv.charge_bonus:
-        dmg.append(Term(_("Charge ({pace})").format(pace=mv.pace.label), mv.charge_bonus, R_MONTE if a.mount else R_DEPLACEMENT))
+        dmg.append(
+            Term(
+                _("Charge ({pace})").format(pace=mv.pace.label), mv.charge_bonus, R_MONTE if a.mount else R_DEPLACEMENT
+            )
+        )
     if BlowKind.RELENTLESS in blow_kinds and s.previous_loss // 4:
         dmg.append(Term(_("Acharnement (quart des pertes précédentes)"), s.previous_loss // 4, R_COUPS))
     if a.modifiers.damage:
@@ -275,7 +291,11 @@ def derive(s: Exchange) -> Derivation:
         crowd = crowding(d.taille, (a.taille, *sit.co_attackers), sit.open_angles, sit.surfaces)
         if crowd.defense_malus:
             df.append(
-                Term(_("Angles d'attaque occupés au-delà du premier ({n})").format(n=crowd.occupied_angles - 1), crowd.defense_malus, R_ANGLES)
+                Term(
+                    _("Angles d'attaque occupés au-delà du premier ({n})").format(n=crowd.occupied_angles - 1),
+                    crowd.defense_malus,
+                    R_ANGLES,
+                )
             )
     if ranged:
         if sit.difficulty:
@@ -300,7 +320,9 @@ def derive(s: Exchange) -> Derivation:
             sk.append(Term(" ".join(label.split()), bonus, R_COUVERTURE))
     soak = Quantity("soak", _("Encaissement"), tuple(sk))
     if sit.target_inanimate:
-        soak = Quantity("soak", _("Encaissement de l'objet"), (Term(_("Objet inanimé"), sit.object_encaissement, R_INANIME),))
+        soak = Quantity(
+            "soak", _("Encaissement de l'objet"), (Term(_("Objet inanimé"), sit.object_encaissement, R_INANIME),)
+        )
 
     blow_def = sum(b.defense_malus for b in s.blows)
     return Derivation(
@@ -372,9 +394,9 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
                 out.append(
                     Effect(
                         k.value,
-                        _("{name} est cloué : malus de {v} ; pour se dégager, jet de Puissance contre {diff} (Dommages + moitié de la marge).").format(
-                            name=d.name, v=signed(-margin), diff=raw
-                        ),
+                        _(
+                            "{name} est cloué : malus de {v} ; pour se dégager, jet de Puissance contre {diff} (Dommages + moitié de la marge)."
+                        ).format(name=d.name, v=signed(-margin), diff=raw),
                         -margin,
                     )
                 )
@@ -382,9 +404,9 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
                 out.append(
                     Effect(
                         k.value,
-                        _("{name} est entravé : malus de {v} tant qu'il ne s'est pas dégagé (Puissance contre Puissance).").format(
-                            name=d.name, v=signed(-margin)
-                        ),
+                        _(
+                            "{name} est entravé : malus de {v} tant qu'il ne s'est pas dégagé (Puissance contre Puissance)."
+                        ).format(name=d.name, v=signed(-margin)),
                         -margin,
                     )
                 )
@@ -392,9 +414,9 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
             out.append(
                 Effect(
                     k.value,
-                    _("{name} est étourdi : {v} à toutes ses activités, un point de moins par rang d'Initiative.").format(
-                        name=d.name, v=signed(-would)
-                    ),
+                    _(
+                        "{name} est étourdi : {v} à toutes ses activités, un point de moins par rang d'Initiative."
+                    ).format(name=d.name, v=signed(-would)),
                     -would,
                 )
             )
@@ -412,9 +434,9 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
             out.append(
                 Effect(
                     k.value,
-                    _("L'attaquant est entré dans la garde de {name} : {v} à son Attaque jusqu'à ce qu'il le tienne en respect.").format(
-                        name=d.name, v=signed(-b.effect_value)
-                    ),
+                    _(
+                        "L'attaquant est entré dans la garde de {name} : {v} à son Attaque jusqu'à ce qu'il le tienne en respect."
+                    ).format(name=d.name, v=signed(-b.effect_value)),
                     -b.effect_value,
                 )
             )
@@ -423,20 +445,26 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
                 out.append(
                     Effect(
                         k.value,
-                        _("Un organe de {name} est hors d'usage pendant {n} rangs d'Initiative.").format(name=d.name, n=raw),
+                        _("Un organe de {name} est hors d'usage pendant {n} rangs d'Initiative.").format(
+                            name=d.name, n=raw
+                        ),
                         raw,
                     )
                 )
             else:
                 out.append(Effect(k.value, _("Aucun point d'Essence n'aurait été infligé : pas de handicap."), 0))
         elif k is BlowKind.RELENTLESS:
-            out.append(Effect(k.value, _("L'arme reste dans la plaie ; elle sera délogée à la première Attaque manquée."), 0))
+            out.append(
+                Effect(k.value, _("L'arme reste dans la plaie ; elle sera délogée à la première Attaque manquée."), 0)
+            )
         elif k is BlowKind.FRIGHTENING:
             n = raw // b.effect_value if b.effect_value else 0
             out.append(
                 Effect(
                     k.value,
-                    _("Coup effrayant : Charme modifié de {v} auprès des témoins pour sa prochaine intimidation.").format(v=signed(-n)),
+                    _(
+                        "Coup effrayant : Charme modifié de {v} auprès des témoins pour sa prochaine intimidation."
+                    ).format(v=signed(-n)),
                     -n,
                 )
             )
@@ -485,7 +513,9 @@ def dice_for(s: Exchange) -> DiceSpec:
     die = term_die(s)
     roll = _("Jet de Dommages") if s.situation.target_inanimate else _("Jet d'Attaque")
     slots = [DiceSlot(f"plus.{i}", die, f"{roll} : dé ajouté n°{i} ({die.name})") for i in range(1, s.dice.plus + 1)]
-    slots += [DiceSlot(f"moins.{i}", die, f"{roll} : dé retranché n°{i} ({die.name})") for i in range(1, s.dice.minus + 1)]
+    slots += [
+        DiceSlot(f"moins.{i}", die, f"{roll} : dé retranché n°{i} ({die.name})") for i in range(1, s.dice.minus + 1)
+    ]
     return DiceSpec(tuple(slots))
 
 
@@ -500,7 +530,14 @@ def read_term(s: Exchange, dice: DiceRoll) -> int:
 
 def quantity_events(q: Quantity, group: str, who: str) -> list[Event]:
     out = [
-        Event("term", t.label, signed(t.value) if i else str(t.value), t.rule, group, {"quantity": q.key, "who": who, "value": t.value})
+        Event(
+            "term",
+            t.label,
+            signed(t.value) if i else str(t.value),
+            t.rule,
+            group,
+            {"quantity": q.key, "who": who, "value": t.value},
+        )
         for i, t in enumerate(q.terms)
     ]
     if q.fixed is not None:
@@ -514,7 +551,16 @@ def quantity_events(q: Quantity, group: str, who: str) -> list[Event]:
                 {"quantity": q.key, "who": who, "value": 0},
             )
         )
-    out.append(Event("total", f"= {q.label}", str(q.total), q.terms[0].rule if q.terms else "", group, {"quantity": q.key, "who": who, "value": q.total}))
+    out.append(
+        Event(
+            "total",
+            f"= {q.label}",
+            str(q.total),
+            q.terms[0].rule if q.terms else "",
+            group,
+            {"quantity": q.key, "who": who, "value": q.total},
+        )
+    )
     return out
 
 
@@ -547,11 +593,24 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
                 signed(c.defense_malus),
                 R_ANGLES,
                 G_SITUATION,
-                {"occupied": c.occupied_angles, "admitted": list(c.admitted), "refused": list(c.refused), "sole_giant": c.sole_giant},
+                {
+                    "occupied": c.occupied_angles,
+                    "admitted": list(c.admitted),
+                    "refused": list(c.refused),
+                    "sole_giant": c.sole_giant,
+                },
             )
         )
         if 0 not in c.admitted:
-            ev.append(Event("angles_refused", _("Plus de place autour du défenseur : l'attaquant ne peut pas l'atteindre."), "", R_ANGLES, G_SITUATION))
+            ev.append(
+                Event(
+                    "angles_refused",
+                    _("Plus de place autour du défenseur : l'attaquant ne peut pas l'atteindre."),
+                    "",
+                    R_ANGLES,
+                    G_SITUATION,
+                )
+            )
     ev += list(dv.notes)
     # dice
     if s.term is not None:
@@ -560,17 +619,45 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
         faces = [str(v) for v in dice.of("plus")]
         minus = [str(v) for v in dice.of("moins")]
         shown = " + ".join(faces) + ("".join(f" − {m}" for m in minus))
-        ev.append(Event("dice", _("Dés ({dice}) : {shown}").format(dice=s.dice.describe(), shown=shown), signed(term), R_DES, G_JET, {"term": term}))
+        ev.append(
+            Event(
+                "dice",
+                _("Dés ({dice}) : {shown}").format(dice=s.dice.describe(), shown=shown),
+                signed(term),
+                R_DES,
+                G_JET,
+                {"term": term},
+            )
+        )
     if sit.target_inanimate:
-        ev.append(Event("roll", _("Jet de Dommages (Dommages + dés)"), str(st.total), R_INANIME, G_JET, {"total": st.total}))
+        ev.append(
+            Event("roll", _("Jet de Dommages (Dommages + dés)"), str(st.total), R_INANIME, G_JET, {"total": st.total})
+        )
         if st.outcome == "incident":
-            ev.append(Event("incident", _("Total négatif : incident (coup à côté, arme brisée, pied frappé…)"), "", R_INANIME, G_EFFETS))
+            ev.append(
+                Event(
+                    "incident",
+                    _("Total négatif : incident (coup à côté, arme brisée, pied frappé…)"),
+                    "",
+                    R_INANIME,
+                    G_EFFETS,
+                )
+            )
         else:
             ev.append(
-                Event("essence", _("Dommages − Encaissement de l'objet"), str(st.essence_lost), R_INANIME, G_EFFETS, {"lost": st.essence_lost})
+                Event(
+                    "essence",
+                    _("Dommages − Encaissement de l'objet"),
+                    str(st.essence_lost),
+                    R_INANIME,
+                    G_EFFETS,
+                    {"lost": st.essence_lost},
+                )
             )
     else:
-        ev.append(Event("roll", _("Total d'Attaque (Attaque + dés)"), str(st.total), R_GRANDEURS, G_JET, {"total": st.total}))
+        ev.append(
+            Event("roll", _("Total d'Attaque (Attaque + dés)"), str(st.total), R_GRANDEURS, G_JET, {"total": st.total})
+        )
         ev.append(
             Event(
                 "margin",
@@ -585,7 +672,9 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
             ev.append(
                 Event(
                     "raw_damage",
-                    _("Moitié de la marge ({half}) + Dommages ({dmg})").format(half=st.margin // 2, dmg=dv.damage.total),
+                    _("Moitié de la marge ({half}) + Dommages ({dmg})").format(
+                        half=st.margin // 2, dmg=dv.damage.total
+                    ),
                     str(st.raw_damage),
                     R_EFFETS,
                     G_EFFETS,
@@ -603,16 +692,38 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
                 )
             )
             for e in st.effects:
-                ev.append(Event("blow", e.label, signed(e.value) if e.value else "", R_COUPS, G_EFFETS, {"blow": e.kind, "value": e.value}))
+                ev.append(
+                    Event(
+                        "blow",
+                        e.label,
+                        signed(e.value) if e.value else "",
+                        R_COUPS,
+                        G_EFFETS,
+                        {"blow": e.kind, "value": e.value},
+                    )
+                )
             if st.outcome == "blow":
-                ev.append(Event("essence", _("Coup spécial : pas de perte d'Essence"), "0", R_COUPS, G_EFFETS, {"lost": 0}))
+                ev.append(
+                    Event("essence", _("Coup spécial : pas de perte d'Essence"), "0", R_COUPS, G_EFFETS, {"lost": 0})
+                )
             else:
-                ev.append(Event("essence", _("Essence perdue par {name}").format(name=d.name or _("le défenseur")), str(st.essence_lost), R_EFFETS, G_EFFETS, {"lost": st.essence_lost}))
+                ev.append(
+                    Event(
+                        "essence",
+                        _("Essence perdue par {name}").format(name=d.name or _("le défenseur")),
+                        str(st.essence_lost),
+                        R_EFFETS,
+                        G_EFFETS,
+                        {"lost": st.essence_lost},
+                    )
+                )
         elif st.outcome == "incident":
             ev.append(
                 Event(
                     "incident",
-                    _("Très mauvais échec (marge ≤ {t}) : incident ; perte d'Essence si l'attaquant se blesse lui-même").format(t=s.incident_threshold),
+                    _(
+                        "Très mauvais échec (marge ≤ {t}) : incident ; perte d'Essence si l'attaquant se blesse lui-même"
+                    ).format(t=s.incident_threshold),
                     str(st.self_loss),
                     R_RESOLUTION,
                     G_EFFETS,

@@ -93,7 +93,9 @@ def examples() -> tuple[Example, ...]:
     ogre = Combatant(name="Ogre", vigilance=10, habilete=12, puissance=20, resistance=20, taille=2, essence=30)
     sylphe = Combatant(name="Sylphe", vigilance=16, habilete=18, puissance=6, resistance=8, taille=-2, essence=12)
     geant = Combatant(name="Géant", vigilance=8, habilete=10, puissance=24, resistance=24, taille=4, essence=40)
-    feu_follet = Combatant(name="Feu follet", vigilance=18, habilete=20, puissance=4, resistance=6, taille=-4, essence=10)
+    feu_follet = Combatant(
+        name="Feu follet", vigilance=18, habilete=20, puissance=4, resistance=6, taille=-4, essence=10
+    )
     return (
         Example(
             key="wichtln_contact",
@@ -101,13 +103,24 @@ def examples() -> tuple[Example, ...]:
             source=f"{SEED_FILE} — Les grandeurs en jeu, « Vite, un exemple : un Wichtln »",
             request=_request(Exchange(attacker=wichtln(), defender=lutin()), {"plus.1": 10, "moins.1": 10}),
             # Défense du Lutin 14 + 2 = 16 ; marge 23 − 16 = 7 ; ⌊7/2⌋ + 12 − (10 − 2) = 7
-            expected={"outcome": "hit", "initiative": 15, "attack": 23, "damage": 12, "defense": 16, "margin": 7, "essence_lost": 7},
+            expected={
+                "outcome": "hit",
+                "initiative": 15,
+                "attack": 23,
+                "damage": 12,
+                "defense": 16,
+                "margin": 7,
+                "essence_lost": 7,
+            },
         ),
         Example(
             key="wichtln_distance",
             title="Le Wichtln donne de la voix à distance",
             source=f"{SEED_FILE} — Les grandeurs en jeu, « Vite, un exemple : un Wichtln »",
-            request=_request(Exchange(attacker=wichtln(ranged=True), defender=lutin(), mode=Mode.RANGED), {"plus.1": 10, "moins.1": 10}),
+            request=_request(
+                Exchange(attacker=wichtln(ranged=True), defender=lutin(), mode=Mode.RANGED),
+                {"plus.1": 10, "moins.1": 10},
+            ),
             # marge 15 − 16 = −1 : manqué
             expected={"outcome": "miss", "initiative": 15, "attack": 15, "damage": 7, "margin": -1, "essence_lost": 0},
         ),
@@ -157,7 +170,14 @@ def examples() -> tuple[Example, ...]:
             ),
             # un seul Géant attaque : aucun malus d'angle, Défense 20 + 4 = 24 ; 10 + 19 = 29, marge 5 ;
             # ⌊5/2⌋ + (24 + 4) − (6 − 4) = 28
-            expected={"outcome": "hit", "occupied_angles": 6, "defense": 24, "margin": 5, "essence_lost": 28, "essence_after": 0},
+            expected={
+                "outcome": "hit",
+                "occupied_angles": 6,
+                "defense": 24,
+                "margin": 5,
+                "essence_lost": 28,
+                "essence_after": 0,
+            },
         ),
     )
 
@@ -170,23 +190,66 @@ def _action(fighters: tuple[Fighter, ...], activities: tuple[Activity, ...]) -> 
 
 
 def action_examples() -> tuple[Example, ...]:
-    rubezahl = Fighter("Rübezahl", vigilance=20, initiative=15, attack=22, defense=20, damage=14, soak=14, essence=40, taille=2)
-    serpent = Fighter("Serpent à Sornettes", vigilance=17, initiative=17, attack=21, defense=15, damage=6, soak=8, essence=20, taille=0)
+    rubezahl = Fighter(
+        "Rübezahl", vigilance=20, initiative=15, attack=22, defense=20, damage=14, soak=14, essence=40, taille=2
+    )
+    serpent = Fighter(
+        "Serpent à Sornettes",
+        vigilance=17,
+        initiative=17,
+        attack=21,
+        defense=15,
+        damage=6,
+        soak=8,
+        essence=20,
+        taille=0,
+    )
     moi = Fighter("Moi", vigilance=15, initiative=17, attack=18, defense=16, damage=10, soak=10, essence=20)
-    adversaire = Fighter("Adversaire", vigilance=12, initiative=10, attack=14, defense=14, damage=10, soak=10, essence=20)
+    adversaire = Fighter(
+        "Adversaire", vigilance=12, initiative=10, attack=14, defense=14, damage=10, soak=10, essence=20
+    )
     pixie = Fighter(
-        "Pixie", vigilance=14, initiative=17, tactic=Tactic(initiative=-5, attack=5), tactic_cap=5, attack=14, defense=16, taille=-3
+        "Pixie",
+        vigilance=14,
+        initiative=17,
+        tactic=Tactic(initiative=-5, attack=5),
+        tactic_cap=5,
+        attack=14,
+        defense=16,
+        taille=-3,
     )
     autre_lutin = Fighter("Lutin", vigilance=16, initiative=19, attack=12, defense=14, taille=-2)
-    hippogriffe = Fighter("Hippogriffe", vigilance=12, initiative=8, attack=18, defense=12, damage=16, soak=14, essence=30, taille=2)
-    cristal = Fighter(
-        "Moi", vigilance=14, initiative=13, tactic=Tactic(initiative=2, attack=-2), tactic_cap=2, attack=16, defense=16, damage=10, soak=10
+    hippogriffe = Fighter(
+        "Hippogriffe", vigilance=12, initiative=8, attack=18, defense=12, damage=16, soak=14, essence=30, taille=2
     )
-    gardien = Fighter("Adversaire lointain", vigilance=12, initiative=15, attack=14, defense=14, damage=8, soak=10, essence=20)
-    ogre = Fighter("Ogre affamé", vigilance=10, initiative=14, attack=16, defense=10, damage=22, soak=22, essence=30, taille=2)
-    lutins = tuple(Fighter(f"Lutin {k}", vigilance=14, initiative=12, attack=14, defense=16, damage=6, soak=8, essence=12, taille=-2) for k in (1, 2))
+    cristal = Fighter(
+        "Moi",
+        vigilance=14,
+        initiative=13,
+        tactic=Tactic(initiative=2, attack=-2),
+        tactic_cap=2,
+        attack=16,
+        defense=16,
+        damage=10,
+        soak=10,
+    )
+    gardien = Fighter(
+        "Adversaire lointain", vigilance=12, initiative=15, attack=14, defense=14, damage=8, soak=10, essence=20
+    )
+    ogre = Fighter(
+        "Ogre affamé", vigilance=10, initiative=14, attack=16, defense=10, damage=22, soak=22, essence=30, taille=2
+    )
+    lutins = tuple(
+        Fighter(
+            f"Lutin {k}", vigilance=14, initiative=12, attack=14, defense=16, damage=6, soak=8, essence=12, taille=-2
+        )
+        for k in (1, 2)
+    )
     farfadets = tuple(
-        Fighter(f"Farfadet {k}", vigilance=14, initiative=11, attack=12, defense=18, damage=2, soak=4, essence=8, taille=-4) for k in (1, 2, 3, 4)
+        Fighter(
+            f"Farfadet {k}", vigilance=14, initiative=11, attack=12, defense=18, damage=2, soak=4, essence=8, taille=-4
+        )
+        for k in (1, 2, 3, 4)
     )
     attack = ActivityKind.ATTACK
     other = ActivityKind.OTHER
@@ -221,7 +284,10 @@ def action_examples() -> tuple[Example, ...]:
             source=f"{SEED_FILE} — Activités supplémentaires, « J'agis au rang 17 »",
             request=_action(
                 (moi, adversaire),
-                (Activity(0, attack, "première attaque", targets=(1,), term=0), Activity(0, attack, "seconde attaque", targets=(1,), term=0)),
+                (
+                    Activity(0, attack, "première attaque", targets=(1,), term=0),
+                    Activity(0, attack, "seconde attaque", targets=(1,), term=0),
+                ),
             ),
             expected={
                 "activity_0_rank": 17,
@@ -288,7 +354,9 @@ def action_examples() -> tuple[Example, ...]:
                         attack,
                         "souffle de flammes",
                         targets=(1,),
-                        change=Change(rank=15, tactic=Tactic(initiative=0, attack=2, defense=-2), note="souffle de flammes"),
+                        change=Change(
+                            rank=15, tactic=Tactic(initiative=0, attack=2, defense=-2), note="souffle de flammes"
+                        ),
                         term=0,
                     ),
                 ),
@@ -309,7 +377,9 @@ def action_examples() -> tuple[Example, ...]:
                         "souffle de flammes",
                         targets=(1,),
                         rank=15,
-                        change=Change(rank=15, tactic=Tactic(initiative=0, attack=2, defense=-2), note="souffle de flammes"),
+                        change=Change(
+                            rank=15, tactic=Tactic(initiative=0, attack=2, defense=-2), note="souffle de flammes"
+                        ),
                         term=0,
                     ),
                 ),

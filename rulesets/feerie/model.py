@@ -288,7 +288,9 @@ class Movement:
     pace: Annotated[Pace, Spec(label=_("Allure"))] = Pace.NONE
     malus: Annotated[int, Spec(label=_("Malus de coordination"), ge=-30, le=0)] = 0
     charge_bonus: Annotated[int, Spec(label=_("Bonus de charge aux Dommages"), ge=0, le=20)] = 0
-    divisor: Annotated[int, Spec(label=_("Diviseur de distance ((Habileté + Taille)/n, 0 : immobile)"), ge=0, le=10)] = 0
+    divisor: Annotated[
+        int, Spec(label=_("Diviseur de distance ((Habileté + Taille)/n, 0 : immobile)"), ge=0, le=10)
+    ] = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,9 +302,7 @@ class Cover:
     exposed_modifier: Annotated[
         int, Spec(label=_("Modificateur de Défense de taille apparente (parties exposées)"), ge=-8, le=40)
     ] = 0
-    quarters: Annotated[
-        int, Spec(label=_("Proportion de l'Encaissement du propriétaire (en quarts)"), ge=0, le=4)
-    ] = 0
+    quarters: Annotated[int, Spec(label=_("Proportion de l'Encaissement du propriétaire (en quarts)"), ge=0, le=4)] = 0
     owner_encaissement: Annotated[int, Spec(label=_("Encaissement du propriétaire du Domaine"), ge=0, le=100)] = 0
     influence_bonus: Annotated[
         int | None, Spec(label=_("Bonus d'Encaissement d'une couverture créée par Influence"), ge=0, le=100)
@@ -331,13 +331,15 @@ class Situation:
     ambush_margin: Annotated[
         int, Spec(label=_("Marge de dissimulation de l'assaillant (défenseur sur ses gardes)"), ge=0, le=60)
     ] = 0
-    open_angles: Annotated[int, Spec(label=_("Angles d'attaque ouverts (6 au plus, 2 dans un couloir)"), ge=1, le=6)] = 4
+    open_angles: Annotated[
+        int, Spec(label=_("Angles d'attaque ouverts (6 au plus, 2 dans un couloir)"), ge=1, le=6)
+    ] = 4
     co_attackers: Annotated[
         tuple[int, ...], Spec(label=_("Tailles des autres assaillants au contact"), ge=-5, le=5, max_items=40)
     ] = ()
-    surfaces: Annotated[tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)] = (
-        SEED_SURFACES
-    )
+    surfaces: Annotated[
+        tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)
+    ] = SEED_SURFACES
     movement: Annotated[Movement, Spec(label=_("Déplacement de l'attaquant"))] = field(default_factory=Movement)
     charge: Annotated[bool, Spec(label=_("Charge (déplacement en ligne droite)"))] = False
     target_movement: Annotated[Movement, Spec(label=_("Déplacement de la cible (à distance)"))] = field(

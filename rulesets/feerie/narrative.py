@@ -20,7 +20,11 @@ def pick(options: Sequence[str], key: str) -> str:
 
 
 def _key(result: Result, part: str) -> str:
-    base = str(result.dice.seed) if result.dice.seed is not None else ",".join(f"{k}={v}" for k, v in sorted(result.dice.values.items()))
+    base = (
+        str(result.dice.seed)
+        if result.dice.seed is not None
+        else ",".join(f"{k}={v}" for k, v in sorted(result.dice.values.items()))
+    )
     return f"{base}|{result.numbers.get('dice_term')}|{part}"
 
 
@@ -126,7 +130,9 @@ def story(s: Exchange, result: Result) -> tuple[str, ...]:
         paragraphs.append(_("Jet de Dommages : {t}.").format(t=total))
     else:
         paragraphs.append(
-            _("Le jet d'Attaque atteint {t} contre une Défense de {df} : marge de {m}.").format(t=total, df=n.get("defense"), m=margin)
+            _("Le jet d'Attaque atteint {t} contre une Défense de {df} : marge de {m}.").format(
+                t=total, df=n.get("defense"), m=margin
+            )
         )
     outcome = result.outcome
     lost = int(n.get("essence_lost") or 0)

@@ -53,7 +53,11 @@ def odds(s: Exchange) -> Odds:
         codes = ["object_damaged", "object_unharmed", "incident"]
         hit = by_outcome["object_damaged"] + by_outcome["object_unharmed"]
     else:
-        codes = ["hit", "hit_no_loss", "blow", "miss", "incident"] if s.blows else ["hit", "hit_no_loss", "miss", "incident"]
+        codes = (
+            ["hit", "hit_no_loss", "blow", "miss", "incident"]
+            if s.blows
+            else ["hit", "hit_no_loss", "miss", "incident"]
+        )
         hit = by_outcome["hit"] + by_outcome["hit_no_loss"] + by_outcome["blow"]
     outcomes = tuple((c, OUTCOMES[c][0], by_outcome[c]) for c in codes)
     mean = sum((Fraction(v) * p for v, p in lost.items()), Fraction(0))
@@ -64,7 +68,13 @@ def odds(s: Exchange) -> Odds:
         margin[st.margin] += p
     charts = (
         Chart("essence_lost", title, bars, mean, _("points d'Essence")),
-        Chart("margin", _("Marge de l'attaque"), tuple((str(v), margin[v]) for v in sorted(margin)), dist.mean(lambda st: st.margin), _("points")),
+        Chart(
+            "margin",
+            _("Marge de l'attaque"),
+            tuple((str(v), margin[v]) for v in sorted(margin)),
+            dist.mean(lambda st: st.margin),
+            _("points"),
+        ),
     )
     expectations = (
         ("hit", _("Probabilité de toucher"), hit),
