@@ -59,19 +59,24 @@ G_NEXT = "Action suivante"
 
 
 class ActivityKind(Choice):
+    NONE = "none"
     ATTACK = "attack"
     OTHER = "other"
 
     @classmethod
     def labels(cls) -> dict[str, str]:
-        return {"attack": _("Attaque"), "other": _("Autre activité (Pouvoir, Influence, fuite…)")}
+        return {
+            "none": _("— (aucune)"),
+            "attack": _("Attaque"),
+            "other": _("Autre activité (Pouvoir, Influence, fuite…)"),
+        }
 
 
 @dataclass(frozen=True, slots=True)
 class Fighter:
     """A combatant of the Action, with the derived values computed by the exchange calculator."""
 
-    name: Annotated[str, Spec(label=_("Nom"), max_length=80)]
+    name: Annotated[str, Spec(label=_("Nom"), max_length=80)] = ""
     vigilance: Annotated[int, Spec(label=_("Vigilance"), ge=0, le=60)] = 10
     initiative_bonus: Annotated[int, Spec(label=_("Attributs applicables à l'Initiative"), ge=-30, le=40)] = 0
     affinities: Annotated[int, Spec(label=_("Total d'Affinités (priorité)"), ge=0, le=100)] = 0
@@ -113,42 +118,70 @@ class Fighter:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """A change of intention, declared at a rank, possibly with a new tactic."""
+    """A change of intention declared at ``rank`` (none when blank), possibly with a new tactic."""
 
-    rank: Annotated[int, Spec(label=_("Rang de la déclaration"), ge=1, le=150)]
-    tactic: Annotated[Tactic | None, Spec(label=_("Nouvelle tactique (vide : la même)"))] = None
+    rank: Annotated[int | None, Spec(label=_("Changement d'intention au rang (vide : aucun)"), ge=1, le=150)] = None
+    tactic: Annotated[Tactic, Spec(label=_("Nouvelle tactique"))] = field(default_factory=Tactic)
+    new_tactic: Annotated[bool, Spec(label=_("Adopter la nouvelle tactique"))] = False
     note: Annotated[str, Spec(label=_("Nouvelle intention"), max_length=200)] = ""
+
+    @property
+    def declared(self) -> bool:
+        return self.rank is not None
 
 
 @dataclass(frozen=True, slots=True)
 class Activity:
     """One activity of a combatant; a combatant's later activities are extra activities."""
 
-    actor: Annotated[int, Spec(label=_("Combattant (numéro)"), ge=0, le=11)]
-    kind: Annotated[ActivityKind, Spec(label=_("Nature"))] = ActivityKind.ATTACK
+    actor: Annotated[int, Spec(label=_("Combattant (numéro)"), ge=0, le=11)] = 0
+    kind: Annotated[ActivityKind, Spec(label=_("Nature"))] = ActivityKind.NONE
     label: Annotated[str, Spec(label=_("Description"), max_length=200)] = ""
-    targets: Annotated[tuple[int, ...], Spec(label=_("Cibles (numéros)"), ge=0, le=11, max_items=12)] = ()
+    targets: Annotated[str, Spec(label=_("Cibles (numéros séparés par des virgules)"), max_length=60)] = ""
     ranged: Annotated[bool, Spec(label=_("À distance"))] = False
     rank: Annotated[int | None, Spec(label=_("Rang choisi (vide : son rang)"), ge=1, le=150)] = None
-    change: Annotated[Change | None, Spec(label=_("Changement d'intention"))] = None
+    change: Annotated[Change, Spec(label=_("Changement d'intention"))] = field(default_factory=Change)
     bonus: Annotated[int, Spec(label=_("Attributs propres à cette activité"), ge=-30, le=40)] = 0
     term: Annotated[int | None, Spec(label=_("Terme de dés saisi (vide : lire les dés)"), ge=-300, le=300)] = None
+
+    def target_list(self) -> tuple[int, ...]:
+        """The targets' numbers (invalid entries are reported by :meth:`ActionScenario.check`)."""
+        out: list[int] = []
+        for part in self.targets.replace(";", ",").replace(" ", ",").split(","):
+            if part.strip().lstrip("-").isdigit():
+                out.append(int(part))
+        return tuple(out)
+
+    def bad_targets(self) -> list[str]:
+        return [
+            p
+            for p in self.targets.replace(";", ",").replace(" ", ",").split(",")
+            if p.strip() and not p.strip().isdigit()
+        ]
 
 
 @dataclass(frozen=True, slots=True)
 class Impersonal:
     """An impersonal event (« une fois par Action »), resolved at rank 0."""
 
-    label: Annotated[str, Spec(label=_("Événement"), max_length=200)]
+    label: Annotated[str, Spec(label=_("Événement"), max_length=200)] = ""
     target: Annotated[int | None, Spec(label=_("Combattant touché (numéro)"), ge=0, le=11)] = None
     essence_loss: Annotated[int, Spec(label=_("Perte d'Essence"), ge=0, le=500)] = 0
+
+
+DEFAULT_FIGHTERS = (
+    Fighter("Rübezahl", vigilance=20, attack=22, defense=20, damage=14, soak=14, essence=40, taille=2),
+    Fighter("Serpent à Sornettes", vigilance=17, attack=21, defense=15, damage=6, soak=8, essence=20),
+)
 
 
 @dataclass(frozen=True, slots=True)
 class ActionScenario:
     """One Action of a fight between several combatants."""
 
-    fighters: Annotated[tuple[Fighter, ...], Spec(label=_("Combattants"), min_items=1, max_items=12)]
+    fighters: Annotated[tuple[Fighter, ...], Spec(label=_("Combattants"), min_items=1, max_items=12)] = field(
+        default_factory=lambda: DEFAULT_FIGHTERS
+    )
     activities: Annotated[tuple[Activity, ...], Spec(label=_("Activités déclarées"), max_items=40)] = ()
     impersonal: Annotated[tuple[Impersonal, ...], Spec(label=_("Événements impersonnels"), max_items=10)] = ()
     dice: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
@@ -162,29 +195,34 @@ class ActionScenario:
         n = len(self.fighters)
         for j, act in enumerate(self.activities):
             p = f"activities.{j}"
+            if act.kind is ActivityKind.NONE:
+                continue
             if act.actor >= n:
                 errors[f"{p}.actor"] = _("Il n'y a que {n} combattant(s) (numérotés de 0 à {m}).").format(n=n, m=n - 1)
                 continue
-            for k, t in enumerate(act.targets):
+            targets = act.target_list()
+            if act.bad_targets():
+                errors[f"{p}.targets"] = _(
+                    "Cibles : des numéros de combattants séparés par des virgules (reçu « {t} »)."
+                ).format(t=act.targets)
+                continue
+            for t in targets:
                 if t >= n:
-                    errors[f"{p}.targets.{k}"] = _("Il n'y a que {n} combattant(s).").format(n=n)
+                    errors[f"{p}.targets"] = _("Il n'y a que {n} combattant(s) (numérotés de 0 à {m}).").format(
+                        n=n, m=n - 1
+                    )
                 elif t == act.actor:
-                    errors[f"{p}.targets.{k}"] = _("Un combattant ne s'attaque pas lui-même.")
-            if act.kind is ActivityKind.ATTACK and not act.targets:
+                    errors[f"{p}.targets"] = _("Un combattant ne s'attaque pas lui-même.")
+            if f"{p}.targets" in errors:
+                continue
+            if act.kind is ActivityKind.ATTACK and not targets:
                 errors[f"{p}.targets"] = _("Une attaque vise au moins une cible.")
-            if len(set(act.targets)) != len(act.targets):
+            if len(set(targets)) != len(targets):
                 errors[f"{p}.targets"] = _("Une même cible est listée deux fois.")
-            if act.change is not None and act.change.tactic is not None:
+            if act.change.declared and act.change.new_tactic:
                 errors.update(self.fighters[act.actor].tactic_errors(act.change.tactic, f"{p}.change.tactic"))
-            if (
-                act.kind is ActivityKind.ATTACK
-                and not act.ranged
-                and len(act.targets) > 1
-                and all(t < n for t in act.targets)
-            ):
-                sw = sweep(
-                    self.fighters[act.actor].taille, [self.fighters[t].taille for t in act.targets], self.surfaces
-                )
+            if act.kind is ActivityKind.ATTACK and not act.ranged and len(targets) > 1:
+                sw = sweep(self.fighters[act.actor].taille, [self.fighters[t].taille for t in targets], self.surfaces)
                 if not sw.fits:
                     errors[f"{p}.targets"] = _(
                         "Un seul coup ne couvre qu'une surface de {cap} ; ces cibles en occupent {used}."
@@ -268,7 +306,8 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
     out: list[Planned] = []
     per_actor: dict[int, list[int]] = defaultdict(list)
     for j, act in enumerate(s.activities):
-        per_actor[act.actor].append(j)
+        if act.kind is not ActivityKind.NONE:
+            per_actor[act.actor].append(j)
     for actor, indices in sorted(per_actor.items()):
         f = s.fighters[actor]
         tactic = f.tactic
@@ -281,8 +320,8 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
             base_rank = initiatives[actor] if order == 0 else (previous_rank or 0) - EXTRA_GAP
             natural = base_rank
             change_defense = 0
-            if act.change is not None:
-                new = act.change.tactic or tactic
+            if act.change.rank is not None:
+                new = act.change.tactic if act.change.new_tactic else tactic
                 if new.initiative != tactic.initiative:
                     natural = base_rank + new.initiative - tactic.initiative
                 natural = min(natural, act.change.rank)
@@ -301,7 +340,7 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                 refused = _("Aucune activité ne peut avoir lieu avant le plus haut jet d'Initiative ({top}).").format(
                     top=top
                 )
-            if not refused and act.change is not None and rank > act.change.rank:
+            if not refused and act.change.rank is not None and rank > act.change.rank:
                 refused = _("On ne peut agir avant d'avoir choisi d'agir (changement au rang {r}).").format(
                     r=act.change.rank
                 )
@@ -320,7 +359,7 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                 parts.append(
                     (_("Activité supplémentaire n°{k}").format(k=order), -EXTRA_MALUS * order, R_SUPPLEMENTAIRE)
                 )
-            if act.change is not None:
+            if act.change.declared:
                 parts.append((_("Changement d'intention"), -CHANGE_MALUS, R_CHANGEMENT))
             if act.bonus:
                 parts.append((_("Attributs propres à l'activité"), act.bonus, R_RESOLUTION))
@@ -335,7 +374,7 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                     anticipation=anticipation,
                     modifier=sum(v for _l, v, _r in parts),
                     parts=tuple(parts),
-                    change_rank=act.change.rank if act.change is not None else None,
+                    change_rank=act.change.rank,
                     change_defense=change_defense,
                     defense_after=defense_after,
                     tactic_attack=tactic.attack,
@@ -431,7 +470,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
     attackers_of: dict[int, list[int]] = defaultdict(list)
     for act in s.activities:
         if act.kind is ActivityKind.ATTACK and not act.ranged:
-            for t in act.targets:
+            for t in act.target_list():
                 if act.actor not in attackers_of[t]:
                     attackers_of[t].append(act.actor)
     blocked: set[tuple[int, int]] = set()
@@ -508,7 +547,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         if kind == "change":
             defense_mod[p.actor] += p.change_defense
             defense_parts[p.actor].append((_("changement d'intention"), p.change_defense))
-            note = f" ({act.change.note})" if act.change is not None and act.change.note else ""
+            note = f" ({act.change.note})" if act.change.note else ""
             ev.append(
                 Event(
                     "change",
@@ -595,7 +634,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                 )
             )
             worst = 0
-            for t in act.targets:
+            for t in act.target_list():
                 target = s.fighters[t]
                 if (p.actor, t) in blocked:
                     ev.append(
@@ -686,6 +725,8 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
 
     # impersonal events at rank 0
     for k, imp in enumerate(s.impersonal):
+        if not imp.label and imp.target is None:
+            continue  # an empty form row
         shown_loss = ""
         if imp.target is not None and imp.essence_loss:
             essence[imp.target] = max(0, essence[imp.target] - imp.essence_loss)

@@ -163,7 +163,7 @@ def derive(s: Exchange) -> Derivation:
     a, d, sit = s.attacker, s.defender, s.situation
     notes: list[Event] = []
     ranged = s.ranged
-    blow_kinds = {b.kind for b in s.blows}
+    blow_kinds = {b.kind for b in s.active_blows}
 
     # --- Attaque -------------------------------------------------------------------------------
     att: list[Term] = [
@@ -172,7 +172,7 @@ def derive(s: Exchange) -> Derivation:
         else Term(_("Habileté (au contact)"), a.habilete, R_GRANDEURS)
     ]
     attack_attrs = _attrs(a, "attack")
-    if a.mount is not None and a.mount.riding_affinity is not None:
+    if a.mount.mounted and a.mount.riding_affinity is not None:
         affinities = sum(x.value for x in attack_attrs if x.kind is AttributeKind.AFFINITE)
         others = [x for x in attack_attrs if x.kind is not AttributeKind.AFFINITE]
         att += [Term(f"{x.kind.label} {x.name}".strip(), x.value, R_GRANDEURS) for x in others if x.value]
@@ -221,13 +221,13 @@ def derive(s: Exchange) -> Derivation:
         att.append(Term(label, value, R_ECLAIREMENT))
     if sit.cover.mode is CoverMode.THROUGH and sit.cover.opacity_malus:
         att.append(Term(_("Frapper au travers de la couverture"), sit.cover.opacity_malus, R_COUVERTURE))
-    if d.mount is not None and a.mount is None and not ranged:
+    if d.mount.mounted and not a.mount.mounted and not ranged:
         malus = -max(0, FOOT_VS_RIDER_BASE + d.mount.taille - a.taille)
         if malus:
             att.append(
                 Term(_("Fantassin contre cavalier (4 + Taille de la monture − Taille du piéton)"), malus, R_MONTE)
             )
-    for b in s.blows:
+    for b in s.active_blows:
         malus = b.ranged_attack_malus if ranged and b.ranged_attack_malus is not None else b.attack_malus
         if b.kind is BlowKind.HOLD_OFF:
             malus += a.taille - d.taille
@@ -240,7 +240,7 @@ def derive(s: Exchange) -> Derivation:
     # --- Dommages -------------------------------------------------------------------------------
     dmg: list[Term] = [Term(_("Puissance"), a.puissance, R_GRANDEURS)]
     if s.physical:
-        if a.mount is not None and sit.charge:
+        if a.mount.mounted and sit.charge:
             if a.mount.taille > 0:
                 dmg.append(Term(_("Taille du cavalier"), a.taille, R_MONTE))
                 dmg.append(Term(_("Taille de la monture (charge montée)"), a.mount.taille, R_MONTE))
@@ -260,7 +260,9 @@ def derive(s: Exchange) -> Derivation:
     if sit.charge and mv.charge_bonus:
         dmg.append(
             Term(
-                _("Charge ({pace})").format(pace=mv.pace.label), mv.charge_bonus, R_MONTE if a.mount else R_DEPLACEMENT
+                _("Charge ({pace})").format(pace=mv.pace.label),
+                mv.charge_bonus,
+                R_MONTE if a.mount.mounted else R_DEPLACEMENT,
             )
         )
     if BlowKind.RELENTLESS in blow_kinds and s.previous_loss // 4:
@@ -274,7 +276,7 @@ def derive(s: Exchange) -> Derivation:
     df: list[Term] = []
     if BlowKind.DISARM in blow_kinds:
         df.append(Term(_("Puissance (désarmer)"), d.puissance, R_COUPS))
-    elif sit.defender_rider_passive and d.mount is not None:
+    elif sit.defender_rider_passive and d.mount.mounted:
         df.append(Term(_("Habileté de la monture (cavalier qui n'attaque pas)"), d.mount.habilete, R_MONTE))
     else:
         df.append(Term(_("Habileté"), d.habilete, R_GRANDEURS))
@@ -287,8 +289,8 @@ def derive(s: Exchange) -> Derivation:
         df.append(Term(_("Bonus/malus occasionnel"), d.modifiers.defense, R_GRANDEURS))
     if sit.surprised:
         df.append(Term(_("Surpris"), SURPRISE_DEFENSE, R_SURPRISE))
-    if not ranged and sit.co_attackers:
-        crowd = crowding(d.taille, (a.taille, *sit.co_attackers), sit.open_angles, sit.surfaces)
+    if not ranged and s.co_attacker_tailles:
+        crowd = crowding(d.taille, (a.taille, *s.co_attacker_tailles), sit.open_angles, sit.surfaces)
         if crowd.defense_malus:
             df.append(
                 Term(
@@ -324,7 +326,7 @@ def derive(s: Exchange) -> Derivation:
             "soak", _("Encaissement de l'objet"), (Term(_("Objet inanimé"), sit.object_encaissement, R_INANIME),)
         )
 
-    blow_def = sum(b.defense_malus for b in s.blows)
+    blow_def = sum(b.defense_malus for b in s.active_blows)
     return Derivation(
         attacker_initiative=_initiative(a, surprised=False, ambush_margin=sit.ambush_margin),
         attack=attack,
@@ -375,7 +377,7 @@ OUTCOMES = {
 def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int) -> list[Effect]:
     out: list[Effect] = []
     d = s.defender
-    for b in s.blows:
+    for b in s.active_blows:
         k = b.kind
         if k is BlowKind.DISARM:
             out.append(Effect(k.value, _("{name} est désarmé : son arme vole à quelques pas.").format(name=d.name), 1))
@@ -492,7 +494,7 @@ def settle(s: Exchange, dv: Derivation, term: int) -> Settlement:
         return Settlement("miss", total, margin, 0, 0, 0, 0, ())
     raw = margin // 2 + damage
     would = max(0, raw - soak)
-    replacing = [b for b in s.blows if b.kind is not BlowKind.RELENTLESS]
+    replacing = [b for b in s.active_blows if b.kind is not BlowKind.RELENTLESS]
     effects = tuple(_blow_effects(s, dv, margin, raw, would))
     if replacing:
         return Settlement("blow", total, margin, raw, would, 0, 0, effects)
@@ -576,7 +578,7 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
     if not sit.target_inanimate:
         ev += quantity_events(dv.attack, att_group, "attacker")
     ev += quantity_events(dv.damage, att_group, "attacker")
-    if any(b.defense_malus for b in s.blows):
+    if any(b.defense_malus for b in s.active_blows):
         ev += quantity_events(dv.attacker_defense, att_group, "attacker")
     if not sit.target_inanimate:
         ev += quantity_events(dv.defender_initiative, def_group, "defender")

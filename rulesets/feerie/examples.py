@@ -12,7 +12,7 @@ from typing import Any
 from rulesets.core.results import Example
 from rulesets.core.schema import to_data
 from rulesets.feerie.action import ActionScenario, Activity, ActivityKind, Change, Fighter
-from rulesets.feerie.model import Attribute, AttributeKind, Combatant, Exchange, Mode, Situation, Tactic
+from rulesets.feerie.model import Attribute, AttributeKind, CoAttacker, Combatant, Exchange, Mode, Situation, Tactic
 
 SEED_FILE = "004_6e592e6a2992f712.txt"
 
@@ -153,7 +153,11 @@ def examples() -> tuple[Example, ...]:
             title="L'Ogre adossé à la paroi et la horde de Sylphes",
             source=f"{SEED_FILE} — Adversaires multiples, « un Ogre de taille +2 »",
             request=_request(
-                Exchange(attacker=sylphe, defender=ogre, situation=Situation(open_angles=4, co_attackers=(-2,) * 15)),
+                Exchange(
+                    attacker=sylphe,
+                    defender=ogre,
+                    situation=Situation(open_angles=4, co_attackers=(CoAttacker(15, -2, "Sylphes"),)),
+                ),
                 {"plus.1": 10, "moins.1": 10},
             ),
             # 16 Sylphes (surface 2) dans 4 angles de surface 8 : Défense 12 − 2 − 6 = 4
@@ -165,7 +169,11 @@ def examples() -> tuple[Example, ...]:
             title="Deux Géants contre un Feu follet",
             source=f"{SEED_FILE} — Adversaires multiples, « deux Géants (Taille +4) »",
             request=_request(
-                Exchange(attacker=geant, defender=feu_follet, situation=Situation(open_angles=6, co_attackers=(4,))),
+                Exchange(
+                    attacker=geant,
+                    defender=feu_follet,
+                    situation=Situation(open_angles=6, co_attackers=(CoAttacker(1, 4, "Géant"),)),
+                ),
                 {"plus.1": 20, "moins.1": 1},
             ),
             # un seul Géant attaque : aucun malus d'angle, Défense 20 + 4 = 24 ; 10 + 19 = 29, marge 5 ;
@@ -261,8 +269,8 @@ def action_examples() -> tuple[Example, ...]:
             request=_action(
                 (rubezahl, serpent),
                 (
-                    Activity(0, attack, "frappe le Serpent avant d'être hypnotisé", targets=(1,), rank=17, term=0),
-                    Activity(1, attack, "tente d'hypnotiser Rübezahl", targets=(0,), term=0),
+                    Activity(0, attack, "frappe le Serpent avant d'être hypnotisé", targets="1", rank=17, term=0),
+                    Activity(1, attack, "tente d'hypnotiser Rübezahl", targets="0", term=0),
                 ),
             ),
             # both at rank 17, Rübezahl first (Vigilance 20 > 17), at −2; his Défense 20 − 2 = 18
@@ -285,8 +293,8 @@ def action_examples() -> tuple[Example, ...]:
             request=_action(
                 (moi, adversaire),
                 (
-                    Activity(0, attack, "première attaque", targets=(1,), term=0),
-                    Activity(0, attack, "seconde attaque", targets=(1,), term=0),
+                    Activity(0, attack, "première attaque", targets="1", term=0),
+                    Activity(0, attack, "seconde attaque", targets="1", term=0),
                 ),
             ),
             expected={
@@ -304,8 +312,8 @@ def action_examples() -> tuple[Example, ...]:
             request=_action(
                 (moi, adversaire),
                 (
-                    Activity(0, attack, "première attaque", targets=(1,), term=0),
-                    Activity(0, attack, "seconde attaque", targets=(1,), rank=12, term=0),
+                    Activity(0, attack, "première attaque", targets="1", term=0),
+                    Activity(0, attack, "seconde attaque", targets="1", rank=12, term=0),
                 ),
             ),
             expected={
@@ -327,7 +335,9 @@ def action_examples() -> tuple[Example, ...]:
                         0,
                         other,
                         "fuit à toutes jambes",
-                        change=Change(rank=19, tactic=Tactic(initiative=0, attack=-5, defense=5), note="fuir"),
+                        change=Change(
+                            rank=19, tactic=Tactic(initiative=0, attack=-5, defense=5), new_tactic=True, note="fuir"
+                        ),
                         bonus=3,
                     ),
                 ),
@@ -353,9 +363,12 @@ def action_examples() -> tuple[Example, ...]:
                         0,
                         attack,
                         "souffle de flammes",
-                        targets=(1,),
+                        targets="1",
                         change=Change(
-                            rank=15, tactic=Tactic(initiative=0, attack=2, defense=-2), note="souffle de flammes"
+                            rank=15,
+                            tactic=Tactic(initiative=0, attack=2, defense=-2),
+                            new_tactic=True,
+                            note="souffle de flammes",
                         ),
                         term=0,
                     ),
@@ -375,10 +388,13 @@ def action_examples() -> tuple[Example, ...]:
                         0,
                         attack,
                         "souffle de flammes",
-                        targets=(1,),
+                        targets="1",
                         rank=15,
                         change=Change(
-                            rank=15, tactic=Tactic(initiative=0, attack=2, defense=-2), note="souffle de flammes"
+                            rank=15,
+                            tactic=Tactic(initiative=0, attack=2, defense=-2),
+                            new_tactic=True,
+                            note="souffle de flammes",
                         ),
                         term=0,
                     ),
@@ -393,7 +409,7 @@ def action_examples() -> tuple[Example, ...]:
             source=f"{SEED_FILE} — Adversaires multiples, « un Ogre affamé de taille +2 »",
             request=_action(
                 (ogre, *lutins, *farfadets),
-                (Activity(0, attack, "une bouchée", targets=(1, 2, 3, 4, 5, 6), term=0),),
+                (Activity(0, attack, "une bouchée", targets="1,2,3,4,5,6", term=0),),
             ),
             # 2 Lutins (2 × 2) + 4 Farfadets (4 × 1) = 8: one roll, 16 against each Défense
             expected={

@@ -75,8 +75,9 @@ class CoverMode(Choice):
 
 
 class BlowKind(Choice):
-    """The ten special blows of the seed (« Les coups spéciaux »)."""
+    """The ten special blows of the seed (« Les coups spéciaux »); ``NONE`` is an empty form row."""
 
+    NONE = "aucun"
     DISARM = "desarmer"
     TRIP = "faire_tomber"
     ENTANGLE = "entraver"
@@ -91,6 +92,7 @@ class BlowKind(Choice):
     @classmethod
     def labels(cls) -> dict[str, str]:
         return {
+            "aucun": _("— (aucun)"),
             "desarmer": _("Désarmer"),
             "faire_tomber": _("Faire tomber"),
             "entraver": _("Entraver"),
@@ -176,8 +178,9 @@ class Modifiers:
 
 @dataclass(frozen=True, slots=True)
 class Mount:
-    """A mount (« Le Combat Monté »)."""
+    """A mount (« Le Combat Monté »); ``mounted`` off means on foot."""
 
+    mounted: Annotated[bool, Spec(label=_("Monté"))] = False
     name: Annotated[str, Spec(label=_("Monture"), max_length=80)] = ""
     taille: Annotated[int, Spec(label=_("Taille de la monture"), ge=-5, le=5)] = 1
     habilete: Annotated[int, Spec(label=_("Habileté de la monture"), ge=0, le=60)] = 10
@@ -200,7 +203,7 @@ class Combatant:
     attributes: Annotated[tuple[Attribute, ...], Spec(label=_("Affinités, Pouvoirs et Accessoires"), max_items=16)] = ()
     tactic: Annotated[Tactic, Spec(label=_("Tactique"))] = field(default_factory=Tactic)
     modifiers: Annotated[Modifiers, Spec(label=_("Bonus/malus occasionnels"))] = field(default_factory=Modifiers)
-    mount: Annotated[Mount | None, Spec(label=_("Monture"))] = None
+    mount: Annotated[Mount, Spec(label=_("Monture"))] = field(default_factory=Mount)
 
     def tactic_cap(self) -> int:
         """Sum of the Affinités, maîtrises and Accessoires applied to a combat competence."""
@@ -267,9 +270,9 @@ class DiceTerm:
 class SurfaceRow:
     """One row of the surface-by-Taille table (« Adversaires multiples »)."""
 
-    taille_min: Annotated[int, Spec(label=_("Taille du défenseur (de)"), ge=-5, le=5)]
-    taille_max: Annotated[int, Spec(label=_("Taille du défenseur (à)"), ge=-5, le=5)]
-    surface: Annotated[int, Spec(label=_("Surface d'un angle d'attaque"), ge=1, le=1000)]
+    taille_min: Annotated[int, Spec(label=_("Taille du défenseur (de)"), ge=-5, le=5)] = 0
+    taille_max: Annotated[int, Spec(label=_("Taille du défenseur (à)"), ge=-5, le=5)] = 0
+    surface: Annotated[int, Spec(label=_("Surface d'un angle d'attaque"), ge=1, le=1000)] = 4
 
 
 SEED_SURFACES = (
@@ -314,13 +317,22 @@ class Cover:
 class Blow:
     """A special blow and its row of the table (« Les coups spéciaux »)."""
 
-    kind: Annotated[BlowKind, Spec(label=_("Coup spécial"))]
+    kind: Annotated[BlowKind, Spec(label=_("Coup spécial"))] = BlowKind.NONE
     attack_malus: Annotated[int, Spec(label=_("Malus d'Attaque"), ge=-40, le=0)] = 0
     ranged_attack_malus: Annotated[
         int | None, Spec(label=_("Malus d'Attaque à distance (vide : le même)"), ge=-40, le=0)
     ] = None
     defense_malus: Annotated[int, Spec(label=_("Malus de Défense de l'attaquant"), ge=-40, le=0)] = 0
     effect_value: Annotated[int, Spec(label=_("Valeur de l'effet (malus infligé, points par unité)"), ge=0, le=40)] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CoAttacker:
+    """Other melee assailants of the defender: how many, of which Taille."""
+
+    count: Annotated[int, Spec(label=_("Nombre d'autres assaillants"), ge=0, le=40)] = 0
+    taille: Annotated[int, Spec(label=_("Leur Taille"), ge=-5, le=5)] = 0
+    name: Annotated[str, Spec(label=_("Qui"), max_length=80)] = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,9 +346,7 @@ class Situation:
     open_angles: Annotated[
         int, Spec(label=_("Angles d'attaque ouverts (6 au plus, 2 dans un couloir)"), ge=1, le=6)
     ] = 4
-    co_attackers: Annotated[
-        tuple[int, ...], Spec(label=_("Tailles des autres assaillants au contact"), ge=-5, le=5, max_items=40)
-    ] = ()
+    co_attackers: Annotated[tuple[CoAttacker, ...], Spec(label=_("Autres assaillants au contact"), max_items=10)] = ()
     surfaces: Annotated[
         tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)
     ] = SEED_SURFACES
@@ -412,6 +422,15 @@ class Exchange:
     def ranged(self) -> bool:
         return self.mode is Mode.RANGED
 
+    @property
+    def active_blows(self) -> tuple[Blow, ...]:
+        """The declared special blows (empty form rows left out)."""
+        return tuple(b for b in self.blows if b.kind is not BlowKind.NONE)
+
+    @property
+    def co_attacker_tailles(self) -> tuple[int, ...]:
+        return tuple(c.taille for c in self.situation.co_attackers for _i in range(c.count))
+
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
         s = self.situation
@@ -423,6 +442,8 @@ class Exchange:
             errors["defender.tactic"] = _("Un personnage surpris ne peut pas recourir à une tactique.")
         kinds = [b.kind for b in self.blows]
         for i, b in enumerate(self.blows):
+            if b.kind is BlowKind.NONE:
+                continue
             if kinds.count(b.kind) > 1 and kinds.index(b.kind) != i:
                 errors[f"blows.{i}.kind"] = _("Ce coup spécial est déjà déclaré.")
             if b.kind is BlowKind.HOLD_OFF and self.attacker.taille < self.defender.taille:
@@ -437,7 +458,7 @@ class Exchange:
                 errors["previous_loss"] = _(
                     "L'acharnement demande des pertes d'Essence infligées lors de l'activité précédente."
                 )
-        if self.blows and s.target_inanimate:
+        if self.active_blows and s.target_inanimate:
             errors["blows"] = _("Un objet inanimé ne subit pas de coup spécial : on effectue un jet de Dommages.")
         if not self.ranged:
             for key, value in (
@@ -453,13 +474,13 @@ class Exchange:
         else:
             if s.charge:
                 errors["situation.charge"] = _("Une charge est une attaque au corps à corps.")
-            if s.co_attackers:
+            if self.co_attacker_tailles:
                 errors["situation.co_attackers"] = _(
                     "Les limites en nombre d'adversaires ne concernent pas les attaques à distance."
                 )
         if s.charge and s.movement.pace in (Pace.NONE,):
             errors["situation.charge"] = _("Une charge suppose un déplacement de l'attaquant.")
-        if s.defender_rider_passive and self.defender.mount is None:
+        if s.defender_rider_passive and not self.defender.mount.mounted:
             errors["situation.defender_rider_passive"] = _("Le défenseur n'a pas de monture.")
         if s.defender_helpless and s.target_inanimate:
             errors["situation.defender_helpless"] = _("Choisir : être vivant sans défense ou objet inanimé.")

@@ -52,18 +52,20 @@ def scene(s: Exchange) -> str:
             parts.append(_("L'élan d'une charge ({pace}) porte le coup.").format(pace=sit.movement.pace.label.lower()))
         else:
             parts.append(_("Tout se joue en mouvement ({pace}).").format(pace=sit.movement.pace.label.lower()))
-    if sit.co_attackers:
-        parts.append(_("D'autres assaillants se pressent autour de la victime ({n}).").format(n=len(sit.co_attackers)))
+    if s.co_attacker_tailles:
+        parts.append(
+            _("D'autres assaillants se pressent autour de la victime ({n}).").format(n=len(s.co_attacker_tailles))
+        )
     if sit.cover.mode is CoverMode.EXPOSED:
         parts.append(_("{d} s'abrite ; seules quelques parties dépassent.").format(d=d))
     elif sit.cover.mode is CoverMode.THROUGH:
         parts.append(_("Il faudra frapper au travers de l'abri ({m}).").format(m=sit.cover.material or _("obstacle")))
     if sit.lighting:
         parts.append(_("La lumière manque."))
-    if s.attacker.mount is not None:
+    if s.attacker.mount.mounted:
         parts.append(_("{a} est en selle sur {m}.").format(a=a, m=s.attacker.mount.name or _("sa monture")))
-    if s.blows:
-        names = ", ".join(b.kind.label.lower() for b in s.blows)
+    if s.active_blows:
+        names = ", ".join(b.kind.label.lower() for b in s.active_blows)
         parts.append(_("Plutôt que blesser, {a} tente un coup spécial : {n}.").format(a=a, n=names))
     return " ".join(parts)
 

@@ -55,7 +55,7 @@ def odds(s: Exchange) -> Odds:
     else:
         codes = (
             ["hit", "hit_no_loss", "blow", "miss", "incident"]
-            if s.blows
+            if s.active_blows
             else ["hit", "hit_no_loss", "miss", "incident"]
         )
         hit = by_outcome["hit"] + by_outcome["hit_no_loss"] + by_outcome["blow"]

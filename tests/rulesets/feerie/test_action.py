@@ -44,7 +44,7 @@ def test_rubezahl_anticipates_two_ranks_and_acts_first_at_rank_17_by_vigilance()
     r = run(
         RUBEZAHL,
         SERPENT,
-        activities=(Activity(0, ATTACK, targets=(1,), rank=17, term=0), Activity(1, ATTACK, targets=(0,), term=0)),
+        activities=(Activity(0, ATTACK, targets="1", rank=17, term=0), Activity(1, ATTACK, targets="0", term=0)),
     )
     acts = r.events_of("activity")
     assert [e.data["fighter"] for e in acts] == [0, 1]
@@ -57,14 +57,14 @@ def test_rubezahl_resists_the_serpent_with_his_defense_at_minus_two() -> None:
     r = run(
         RUBEZAHL,
         SERPENT,
-        activities=(Activity(0, ATTACK, targets=(1,), rank=17, term=0), Activity(1, ATTACK, targets=(0,), term=0)),
+        activities=(Activity(0, ATTACK, targets="1", rank=17, term=0), Activity(1, ATTACK, targets="0", term=0)),
     )
     serpent_attack = next(e for e in r.events_of("hit") if e.data["target"] == 0)
     assert serpent_attack.data["defense"] == 18
 
 
 def test_anticipating_has_no_consequence_on_the_next_action() -> None:
-    r = run(RUBEZAHL, SERPENT, activities=(Activity(0, ATTACK, targets=(1,), rank=17, term=0),))
+    r = run(RUBEZAHL, SERPENT, activities=(Activity(0, ATTACK, targets="1", rank=17, term=0),))
     assert r.numbers["next_malus_0"] == 0
 
 
@@ -72,7 +72,7 @@ def test_anticipating_has_no_consequence_on_the_next_action() -> None:
 
 
 def test_nobody_can_act_above_the_highest_initiative() -> None:
-    r = run(RUBEZAHL, SERPENT, activities=(Activity(0, ATTACK, targets=(1,), rank=18, term=0),))
+    r = run(RUBEZAHL, SERPENT, activities=(Activity(0, ATTACK, targets="1", rank=18, term=0),))
     assert r.events_of("refused")
     assert r.numbers["activity_0_rank"] is None
 
@@ -83,7 +83,7 @@ def test_an_initiative_of_zero_or_less_cannot_act() -> None:
 
 
 def test_waiting_costs_nothing() -> None:
-    r = run(SERPENT, RUBEZAHL, activities=(Activity(0, ATTACK, targets=(1,), rank=5, term=0),))
+    r = run(SERPENT, RUBEZAHL, activities=(Activity(0, ATTACK, targets="1", rank=5, term=0),))
     act = r.events_of("activity")[0]
     assert act.data["modifier"] == 0
     assert "attendu" in act.label
@@ -116,7 +116,7 @@ def test_rolled_initiative_is_vigilance_attributes_tactic_and_dice() -> None:
 def test_initiative_dice_are_read_only_for_untyped_initiatives() -> None:
     s = ActionScenario(
         fighters=(Fighter("A"), f("B", 12)),
-        activities=(Activity(0, ATTACK, targets=(1,)), Activity(1, ATTACK, targets=(0,), term=3)),
+        activities=(Activity(0, ATTACK, targets="1"), Activity(1, ATTACK, targets="0", term=3)),
     )
     assert dice_for(s).keys() == ("init.0.plus.1", "init.0.moins.1", "act.0.plus.1", "act.0.moins.1")
 
@@ -129,7 +129,7 @@ FOE = f("Adversaire", 10, vigilance=12, attack=14, defense=14)
 
 
 def test_an_extra_activity_comes_eight_ranks_later_at_minus_four() -> None:
-    r = run(ME, FOE, activities=(Activity(0, ATTACK, targets=(1,), term=0), Activity(0, ATTACK, targets=(1,), term=0)))
+    r = run(ME, FOE, activities=(Activity(0, ATTACK, targets="1", term=0), Activity(0, ATTACK, targets="1", term=0)))
     assert (r.numbers["activity_1_rank"], r.numbers["activity_1_modifier"]) == (9, -4)
 
 
@@ -139,10 +139,10 @@ def test_after_an_extra_activity_defense_drops_by_four_from_its_rank() -> None:
         ME,
         foe,
         activities=(
-            Activity(0, ATTACK, targets=(1,), term=0),
-            Activity(0, ATTACK, targets=(1,), term=0),
-            Activity(1, ATTACK, targets=(0,), rank=10, term=0),
-            Activity(1, ATTACK, targets=(0,), rank=8, term=0),
+            Activity(0, ATTACK, targets="1", term=0),
+            Activity(0, ATTACK, targets="1", term=0),
+            Activity(1, ATTACK, targets="0", rank=10, term=0),
+            Activity(1, ATTACK, targets="0", rank=8, term=0),
         ),
     )
     defenses = [e.data["defense"] for e in r.events_of("miss") + r.events_of("hit") if e.data["target"] == 0]
@@ -195,14 +195,14 @@ LUTIN = f("Lutin", 19, vigilance=16)
 
 
 def test_the_pixie_re_ranks_to_22_but_no_earlier_than_the_change_at_19() -> None:
-    change = Change(19, Tactic(0, -5, 5))
+    change = Change(19, Tactic(0, -5, 5), new_tactic=True)
     r = run(PIXIE, LUTIN, activities=(Activity(1, OTHER), Activity(0, OTHER, change=change, bonus=3)))
     assert r.numbers["activity_1_rank"] == 19
     assert r.numbers["activity_1_modifier"] == -5 - 4 + 3
 
 
 def test_the_pixie_defense_is_plus_one_from_rank_19() -> None:
-    change = Change(19, Tactic(0, -5, 5))
+    change = Change(19, Tactic(0, -5, 5), new_tactic=True)
     r = run(PIXIE, LUTIN, activities=(Activity(1, OTHER), Activity(0, OTHER, change=change, bonus=3)))
     ch = r.events_of("change")[0]
     assert (ch.data["rank"], ch.data["defense_change"], ch.data["defense"]) == (19, 1, 17)
@@ -212,8 +212,8 @@ def test_the_pixie_defense_is_plus_one_from_rank_19() -> None:
 
 def test_the_crystal_dagger_change_acts_at_rank_11_at_minus_two_with_defense_minus_six() -> None:
     me = f("Moi", 13, vigilance=14, tactic=Tactic(2, -2, 0), tactic_cap=2, defense=16)
-    change = Change(15, Tactic(0, 2, -2))
-    r = run(me, f("Loin", 15), activities=(Activity(0, ATTACK, targets=(1,), change=change, term=0),))
+    change = Change(15, Tactic(0, 2, -2), new_tactic=True)
+    r = run(me, f("Loin", 15), activities=(Activity(0, ATTACK, targets="1", change=change, term=0),))
     assert (r.numbers["activity_0_rank"], r.numbers["activity_0_modifier"], r.numbers["defense_0"]) == (11, -2, 10)
     rows = {e.data["rank"]: e.data for e in r.events_of("rank")}
     assert rows[15]["defense"]["Moi"] == 10
@@ -222,13 +222,13 @@ def test_the_crystal_dagger_change_acts_at_rank_11_at_minus_two_with_defense_min
 
 def test_breathing_at_rank_15_costs_minus_six_and_defense_minus_ten() -> None:
     me = f("Moi", 13, vigilance=14, tactic=Tactic(2, -2, 0), tactic_cap=2, defense=16)
-    change = Change(15, Tactic(0, 2, -2))
-    r = run(me, f("Loin", 15), activities=(Activity(0, ATTACK, targets=(1,), rank=15, change=change, term=0),))
+    change = Change(15, Tactic(0, 2, -2), new_tactic=True)
+    r = run(me, f("Loin", 15), activities=(Activity(0, ATTACK, targets="1", rank=15, change=change, term=0),))
     assert (r.numbers["activity_0_modifier"], r.numbers["defense_0"], r.numbers["next_malus_0"]) == (-6, 6, -4)
 
 
 def test_an_extra_activity_that_also_changes_intention_is_at_minus_eight() -> None:
-    change = Change(9, None, "autre chose")
+    change = Change(9, note="autre chose")
     r = run(ME, FOE, activities=(Activity(0, OTHER), Activity(0, OTHER, change=change)))
     assert (r.numbers["activity_1_rank"], r.numbers["activity_1_modifier"]) == (9, -8)
     assert (r.numbers["defense_0"], r.numbers["next_malus_0"]) == (16 - 8, -8)
@@ -241,9 +241,9 @@ def test_a_change_cannot_act_before_it_is_declared() -> None:
 
 def test_a_re_ranked_initiative_at_zero_or_less_must_be_anticipated() -> None:
     slow = f("Lent", 3, tactic=Tactic(4, -4, 0), tactic_cap=4)
-    r = run(slow, FOE, activities=(Activity(0, OTHER, change=Change(3, Tactic(-4, 4, 0))),))
+    r = run(slow, FOE, activities=(Activity(0, OTHER, change=Change(3, Tactic(-4, 4, 0), new_tactic=True)),))
     assert r.events_of("refused")
-    r = run(slow, FOE, activities=(Activity(0, OTHER, rank=2, change=Change(3, Tactic(-4, 4, 0))),))
+    r = run(slow, FOE, activities=(Activity(0, OTHER, rank=2, change=Change(3, Tactic(-4, 4, 0), new_tactic=True)),))
     assert r.numbers["activity_0_modifier"] == 4 - 4 - 7
 
 
@@ -262,7 +262,7 @@ def test_an_attack_applies_its_essence_loss_immediately_and_a_fallen_fighter_doe
     r = run(
         killer,
         victim,
-        activities=(Activity(0, ATTACK, targets=(1,), term=0), Activity(1, ATTACK, targets=(0,), term=0)),
+        activities=(Activity(0, ATTACK, targets="1", term=0), Activity(1, ATTACK, targets="0", term=0)),
     )
     assert r.numbers["essence_1"] == 0
     assert r.events_of("down")
@@ -272,7 +272,7 @@ def test_an_attack_applies_its_essence_loss_immediately_and_a_fallen_fighter_doe
 def test_one_bite_of_the_ogre_strikes_every_small_target_with_one_roll() -> None:
     ogre = f("Ogre", 14, attack=16, damage=22, taille=2)
     small = tuple(f(f"F{k}", 10, defense=16, soak=4, taille=-4) for k in range(8))
-    r = run(ogre, *small, activities=(Activity(0, ATTACK, targets=tuple(range(1, 9)), term=0),))
+    r = run(ogre, *small, activities=(Activity(0, ATTACK, targets="1,2,3,4,5,6,7,8", term=0),))
     assert len(r.events_of("attack_roll")) == 1
     assert len(r.events_of("hit")) == 8
 
@@ -287,7 +287,7 @@ def test_impersonal_events_happen_at_rank_zero_after_every_activity() -> None:
 def test_several_melee_attackers_crowd_the_defender_angles() -> None:
     ogre = f("Ogre", 5, defense=12, taille=2)
     sylphes = tuple(f(f"S{k}", 12, taille=-2) for k in range(5))
-    r = run(ogre, *sylphes, activities=tuple(Activity(k, ATTACK, targets=(0,), term=0) for k in range(1, 6)))
+    r = run(ogre, *sylphes, activities=tuple(Activity(k, ATTACK, targets="0", term=0) for k in range(1, 6)))
     angles = r.events_of("angles")[0]
     assert angles.data["occupied"] == 2  # five Sylphes of surface 2 in angles of 8
     assert r.numbers["defense_0"] == 10

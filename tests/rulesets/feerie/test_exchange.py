@@ -15,6 +15,7 @@ from rulesets.feerie.model import (
     AttributeKind,
     Blow,
     BlowKind,
+    CoAttacker,
     Combatant,
     Cover,
     CoverMode,
@@ -202,14 +203,14 @@ def test_an_ambush_gives_the_attacker_half_his_stealth_margin_in_initiative() ->
 
 
 def test_each_occupied_angle_beyond_the_first_costs_two_defense() -> None:
-    dv = derive(ex(situation=sit(co_attackers=(0, 0))))
+    dv = derive(ex(situation=sit(co_attackers=(CoAttacker(2, 0),))))
     assert dv.crowd is not None
     assert dv.crowd.occupied_angles == 3
     assert dv.defense.total == 10
 
 
 def test_an_attacker_who_finds_no_free_angle_is_told_so() -> None:
-    r = run(ex(situation=sit(open_angles=2, co_attackers=(2, 2))))
+    r = run(ex(situation=sit(open_angles=2, co_attackers=(CoAttacker(2, 2),))))
     assert r.events_of("angles_refused")
 
 
@@ -274,29 +275,29 @@ def test_an_inanimate_object_takes_a_damage_roll_without_attack() -> None:
 
 
 def test_a_footman_attacking_a_rider_has_four_plus_mount_minus_his_taille_malus() -> None:
-    rider = dataclasses.replace(TARGET, mount=Mount("Hippogriffe", taille=2, habilete=16))
+    rider = dataclasses.replace(TARGET, mount=Mount(True, "Hippogriffe", taille=2, habilete=16))
     assert derive(ex(defender=rider)).attack.total == 20 - 6
 
 
 def test_the_footman_malus_never_becomes_a_bonus() -> None:
     giant = dataclasses.replace(PLAIN, taille=5)
-    rider = dataclasses.replace(TARGET, mount=Mount("Poney", taille=-1, habilete=10))
+    rider = dataclasses.replace(TARGET, mount=Mount(True, "Poney", taille=-1, habilete=10))
     assert derive(ex(attacker=giant, defender=rider)).attack.total == 20
 
 
 def test_a_rider_who_does_not_attack_defends_with_the_mount_habilete_minus_his_taille() -> None:
-    rider = dataclasses.replace(TARGET, taille=-2, mount=Mount("Hippogriffe", taille=2, habilete=22))
+    rider = dataclasses.replace(TARGET, taille=-2, mount=Mount(True, "Hippogriffe", taille=2, habilete=22))
     assert derive(ex(defender=rider, situation=sit(defender_rider_passive=True))).defense.total == 24
 
 
 def test_a_mounted_charge_adds_the_mount_taille_and_the_mount_pace_bonus() -> None:
-    rider = dataclasses.replace(PLAIN, taille=-2, mount=Mount("Hippogriffe", taille=2, habilete=16))
+    rider = dataclasses.replace(PLAIN, taille=-2, mount=Mount(True, "Hippogriffe", taille=2, habilete=16))
     gallop = Movement(Pace.RUN, malus=-8, charge_bonus=4, divisor=2)
     assert derive(ex(attacker=rider, situation=sit(movement=gallop, charge=True))).damage.total == 10 - 2 + 2 + 4
 
 
 def test_a_mounted_charge_on_a_small_mount_uses_the_larger_taille() -> None:
-    rider = dataclasses.replace(PLAIN, taille=-3, mount=Mount("Lièvre", taille=-2, habilete=16))
+    rider = dataclasses.replace(PLAIN, taille=-3, mount=Mount(True, "Lièvre", taille=-2, habilete=16))
     trot = Movement(Pace.TROT, malus=-4, charge_bonus=2, divisor=3)
     assert derive(ex(attacker=rider, situation=sit(movement=trot, charge=True))).damage.total == 10 - 2 + 2
 
@@ -305,7 +306,7 @@ def test_mounted_combat_affinities_are_capped_by_the_riding_affinity() -> None:
     rider = dataclasses.replace(
         PLAIN,
         attributes=(Attribute("épée", AttributeKind.AFFINITE, 5, attack=True),),
-        mount=Mount("Cheval", taille=1, habilete=12, riding_affinity=2),
+        mount=Mount(True, "Cheval", taille=1, habilete=12, riding_affinity=2),
     )
     assert derive(ex(attacker=rider)).attack.total == 22
 
