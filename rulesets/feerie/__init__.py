@@ -1,9 +1,8 @@
 """Contes de Fées (Féerie): one exchange (registered as ``feerie``) and the Action sequence.
 
-The exchange is the registered ruleset. The Action sequence is a second pure engine with its own
-scenario (:mod:`rulesets.feerie.action`); :data:`ACTION` bundles it as a
-:class:`~rulesets.core.registry.Ruleset` value (slug ``feerie-action``) that the web layer can
-serve through :func:`rulesets.core.request.resolve` without registering a second rule system.
+The exchange is registered as ``feerie``. The Action sequence is a second pure engine with its own
+scenario (:mod:`rulesets.feerie.action`), registered as ``feerie-action`` so that the generic page,
+API and CLI serve it too.
 """
 
 from __future__ import annotations
@@ -29,19 +28,21 @@ RULESET = register(
     )
 )
 
-ACTION = Ruleset(
-    slug="feerie-action",
-    name=_("Contes de Fées : la séquence d'une Action"),
-    tagline=_(
-        "Déclarations, Initiative, décompte des rangs, anticipation, activités supplémentaires, changements d'intention."
-    ),
-    scenario_type=ActionScenario,
-    dice_for=action.dice_for,
-    resolve=action.resolve,
-    odds=action.odds,
-    scene=narrative.action_scene,
-    story=narrative.action_story,
-    examples=examples.action_examples,
+ACTION = register(
+    Ruleset(
+        slug="feerie-action",
+        name=_("Contes de Fées : la séquence d'une Action"),
+        tagline=_(
+            "Déclarations, Initiative, décompte des rangs, anticipation, activités supplémentaires, changements d'intention."
+        ),
+        scenario_type=ActionScenario,
+        dice_for=action.dice_for,
+        resolve=action.resolve,
+        odds=action.odds,
+        scene=narrative.action_scene,
+        story=narrative.action_story,
+        examples=examples.action_examples,
+    )
 )
 
 __all__ = ["ACTION", "RULESET"]
