@@ -184,7 +184,7 @@ class ActionScenario:
     )
     activities: Annotated[tuple[Activity, ...], Spec(label=_("Activités déclarées"), max_items=40)] = ()
     impersonal: Annotated[tuple[Impersonal, ...], Spec(label=_("Événements impersonnels"), max_items=10)] = ()
-    dice: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
+    roll: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
     surfaces: Annotated[
         tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)
     ] = SEED_SURFACES
@@ -237,17 +237,17 @@ class ActionScenario:
 
 
 def dice_for(s: ActionScenario) -> DiceSpec:
-    die = numeric_die(f"d{s.dice.sides}", s.dice.sides)
+    die = numeric_die(f"d{s.roll.sides}", s.roll.sides)
     slots: list[DiceSlot] = []
 
     def term(prefix: str, label: str) -> None:
         slots.extend(
             DiceSlot(f"{prefix}.plus.{i}", die, f"{label} : dé ajouté n°{i} ({die.name})")
-            for i in range(1, s.dice.plus + 1)
+            for i in range(1, s.roll.plus + 1)
         )
         slots.extend(
             DiceSlot(f"{prefix}.moins.{i}", die, f"{label} : dé retranché n°{i} ({die.name})")
-            for i in range(1, s.dice.minus + 1)
+            for i in range(1, s.roll.minus + 1)
         )
 
     for i, f in enumerate(s.fighters):
@@ -811,7 +811,7 @@ def _initiative_distribution(s: ActionScenario, f: Fighter) -> Distribution[tupl
         return Distribution.certain((f.initiative, f.initiative - base))
     from rulesets.feerie.odds import term_distribution
 
-    return term_distribution(s.dice).map(lambda t: (base + t, t))
+    return term_distribution(s.roll).map(lambda t: (base + t, t))
 
 
 def _yields(dist: Distribution[tuple[int, int]], g: Fighter, key: tuple[int, ...]) -> Fraction:

@@ -505,7 +505,7 @@ def settle(s: Exchange, dv: Derivation, term: int) -> Settlement:
 
 
 def term_die(s: Exchange) -> Die:
-    return numeric_die(f"d{s.dice.sides}", s.dice.sides)
+    return numeric_die(f"d{s.roll.sides}", s.roll.sides)
 
 
 def dice_for(s: Exchange) -> DiceSpec:
@@ -514,9 +514,9 @@ def dice_for(s: Exchange) -> DiceSpec:
         return DiceSpec(())
     die = term_die(s)
     roll = _("Jet de Dommages") if s.situation.target_inanimate else _("Jet d'Attaque")
-    slots = [DiceSlot(f"plus.{i}", die, f"{roll} : dé ajouté n°{i} ({die.name})") for i in range(1, s.dice.plus + 1)]
+    slots = [DiceSlot(f"plus.{i}", die, f"{roll} : dé ajouté n°{i} ({die.name})") for i in range(1, s.roll.plus + 1)]
     slots += [
-        DiceSlot(f"moins.{i}", die, f"{roll} : dé retranché n°{i} ({die.name})") for i in range(1, s.dice.minus + 1)
+        DiceSlot(f"moins.{i}", die, f"{roll} : dé retranché n°{i} ({die.name})") for i in range(1, s.roll.minus + 1)
     ]
     return DiceSpec(tuple(slots))
 
@@ -624,7 +624,7 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
         ev.append(
             Event(
                 "dice",
-                _("Dés ({dice}) : {shown}").format(dice=s.dice.describe(), shown=shown),
+                _("Dés ({dice}) : {shown}").format(dice=s.roll.describe(), shown=shown),
                 signed(term),
                 R_DES,
                 G_JET,

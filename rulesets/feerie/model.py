@@ -412,7 +412,7 @@ class Exchange:
         int, Spec(label=_("Pertes d'Essence infligées à l'activité précédente (acharnement)"), ge=0, le=500)
     ] = 0
     situation: Annotated[Situation, Spec(label=_("Situation"))] = field(default_factory=Situation)
-    dice: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
+    roll: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
     term: Annotated[int | None, Spec(label=_("Terme de dés saisi (vide : lire les dés)"), ge=-300, le=300)] = None
     incident_threshold: Annotated[
         int, Spec(label=_("Marge d'échec d'un incident (très mauvais échec)"), ge=-100, le=-1)
@@ -434,9 +434,9 @@ class Exchange:
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
         s = self.situation
-        if self.term is not None and not self.dice.low <= self.term <= self.dice.high:
+        if self.term is not None and not self.roll.low <= self.term <= self.roll.high:
             errors["term"] = _("Le terme de dés {dice} va de {low} à {high} (reçu {value}).").format(
-                dice=self.dice.describe(), low=self.dice.low, high=self.dice.high, value=self.term
+                dice=self.roll.describe(), low=self.roll.low, high=self.roll.high, value=self.term
             )
         if s.surprised and self.defender.tactic.is_declared:
             errors["defender.tactic"] = _("Un personnage surpris ne peut pas recourir à une tactique.")

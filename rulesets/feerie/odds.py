@@ -39,7 +39,7 @@ def settlements(s: Exchange) -> Distribution[Settlement]:
             cache[t] = settle(s, dv, t)
         return cache[t]
 
-    return term_distribution(s.dice).map(one)
+    return term_distribution(s.roll).map(one)
 
 
 def odds(s: Exchange) -> Odds:

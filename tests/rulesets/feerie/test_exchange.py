@@ -138,7 +138,7 @@ def test_the_dice_term_is_one_d20_minus_one_d20_by_default() -> None:
 
 
 def test_the_dice_term_is_a_setting() -> None:
-    s = ex(dice=DiceTerm(plus=2, minus=0, sides=10))
+    s = ex(roll=DiceTerm(plus=2, minus=0, sides=10))
     assert dice_for(s).keys() == ("plus.1", "plus.2")
     r = resolve(s, fixed_roll({"plus.1": 3, "plus.2": 4}))
     assert r.numbers["dice_term"] == 7

@@ -20,16 +20,16 @@ from rulesets.feerie.odds import odds, term_distribution
 SMALL = DiceTerm(plus=1, minus=1, sides=6)
 
 CASES = {
-    "contact": Exchange(attacker=wichtln(), defender=lutin(), dice=SMALL),
-    "close": Exchange(attacker=lutin(), defender=wichtln(), dice=DiceTerm(plus=2, minus=1, sides=4)),
-    "blow": Exchange(attacker=wichtln(), defender=lutin(), dice=SMALL, blows=(Blow(BlowKind.STUN, attack_malus=-4),)),
+    "contact": Exchange(attacker=wichtln(), defender=lutin(), roll=SMALL),
+    "close": Exchange(attacker=lutin(), defender=wichtln(), roll=DiceTerm(plus=2, minus=1, sides=4)),
+    "blow": Exchange(attacker=wichtln(), defender=lutin(), roll=SMALL, blows=(Blow(BlowKind.STUN, attack_malus=-4),)),
     "object": Exchange(
         attacker=lutin(),
         defender=lutin(),
-        dice=DiceTerm(plus=1, minus=2, sides=4),
+        roll=DiceTerm(plus=1, minus=2, sides=4),
         situation=Situation(target_inanimate=True, object_encaissement=4),
     ),
-    "incident": Exchange(attacker=lutin(), defender=wichtln(), dice=SMALL, incident_threshold=-12),
+    "incident": Exchange(attacker=lutin(), defender=wichtln(), roll=SMALL, incident_threshold=-12),
 }
 
 
@@ -98,7 +98,7 @@ def test_default_odds_are_fast() -> None:
 
 
 def test_the_largest_sensible_odds_are_fast_enough() -> None:
-    s = dataclasses.replace(Exchange(), dice=DiceTerm(plus=3, minus=3, sides=20))
+    s = dataclasses.replace(Exchange(), roll=DiceTerm(plus=3, minus=3, sides=20))
     start = time.perf_counter()
     odds(s)
     assert time.perf_counter() - start < 0.100
@@ -109,7 +109,7 @@ def test_action_odds_of_acting_first_equal_the_enumeration() -> None:
     a = Fighter("A", vigilance=5, initiative_bonus=-3)
     b = Fighter("B", vigilance=4, tactic=Tactic(0, 1, -1))
     c = Fighter("C", vigilance=5, initiative=3)
-    s = ActionScenario(fighters=(a, b, c), dice=d4)
+    s = ActionScenario(fighters=(a, b, c), roll=d4)
     die = numeric_die("d4", 4)
 
     def first(faces: tuple[int, ...]) -> str:
