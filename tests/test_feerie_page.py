@@ -180,3 +180,15 @@ def test_the_api_gives_exact_odds_and_the_schema(client_with_tables: Client) -> 
     assert "hit" in outcomes
     schema = client_with_tables.get("/api/rulesets/feerie-action/schema").json()
     assert "fighters" in json.dumps(schema)
+
+
+def test_the_action_page_offers_the_next_action(client_with_tables: Client) -> None:
+    example = ACTION.examples()[1]  # the extra attack at rank 9: −4 carried to the next Action
+    response = client_with_tables.get("/feerie-action/?" + urlencode(_form(dict(example.request))))
+    label, link, _current = response.context["variations"][0]
+    assert "Action suivante" in label
+    nxt = client_with_tables.get(link)
+    assert nxt.status_code == 200
+    fighters = nxt.context["resolution"].scenario.fighters
+    assert fighters[0].carried_malus == -4
+    assert fighters[0].initiative is None

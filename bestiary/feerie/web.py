@@ -8,6 +8,7 @@ from bestiary.feerie import models as m
 from bestiary.feerie import selectors
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
 from rulesets.core.request import Resolution
+from rulesets.feerie import action
 from rulesets.feerie.engine import derive
 from rulesets.feerie.model import Attribute, AttributeKind, Combatant, Exchange, Mode, scale_tactic
 
@@ -320,6 +321,28 @@ def action_summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     return rows
 
 
+def action_variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]:
+    """« Action suivante »: the carried malus and the Essence left, Initiatives to roll again."""
+    s = resolution.scenario
+    nxt = action.next_action(s, resolution.result)
+    changes: dict[str, Any] = {}
+    for i, f in enumerate(nxt.fighters):
+        changes.update(
+            {
+                f"fighters.{i}.carried_malus": f.carried_malus,
+                f"fighters.{i}.essence": f.essence,
+                f"fighters.{i}.surprised": False,
+                f"fighters.{i}.ambush_margin": 0,
+                f"fighters.{i}.initiative": None,
+            }
+        )
+    for j in range(len(nxt.activities)):
+        changes.update(
+            {f"activities.{j}.rank": None, f"activities.{j}.change.rank": None, f"activities.{j}.term": None}
+        )
+    return [(_("Action suivante (malus reportés, Initiative à relancer)"), changes, False)]
+
+
 ACTION_PLUGIN = register(
     WebPlugin(
         slug="feerie-action",
@@ -328,5 +351,6 @@ ACTION_PLUGIN = register(
         presets=action_presets,
         hidden=("surfaces",),
         summary=action_summary,
+        variations=action_variations,
     )
 )

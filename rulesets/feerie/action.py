@@ -19,9 +19,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import gcd
 from typing import Annotated
 
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, numeric_die
@@ -788,6 +790,12 @@ def _countdown(
         defenses, maluses = snapshots.get(r, ({}, {}))
         happening = by_rank.get(r, [])
         label = _("Rang {r}").format(r=r) + (" : " + " ; ".join(happening) if happening else "")
+        state = ", ".join(
+            _("{name} {d}").format(name=name, d=d) + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
+            for name, d in defenses.items()
+        )
+        if state:
+            label += " — " + _("Défense (malus d'activité) : {state}").format(state=state)
         out.append(
             Event(
                 "rank",
@@ -799,6 +807,28 @@ def _countdown(
             )
         )
     return out
+
+
+# --- the next Action -----------------------------------------------------------------------------------
+
+
+def next_action(s: ActionScenario, result: Result) -> ActionScenario:
+    """The next Action: the same combatants with their Essence and the carried malus, no surprise,
+    Initiatives to roll again, the same declarations as a starting point."""
+    n = result.numbers
+    fighters = tuple(
+        replace(
+            f,
+            essence=int(n.get(f"essence_{i}") or 0),
+            carried_malus=int(n.get(f"next_malus_{i}") or 0),
+            surprised=False,
+            ambush_margin=0,
+            initiative=None,
+        )
+        for i, f in enumerate(s.fighters)
+    )
+    activities = tuple(replace(a, rank=None, change=Change(), term=None) for a in s.activities)
+    return replace(s, fighters=fighters, activities=activities)
 
 
 # --- odds -------------------------------------------------------------------------------------------------
@@ -814,35 +844,55 @@ def _initiative_distribution(s: ActionScenario, f: Fighter) -> Distribution[tupl
     return term_distribution(s.roll).map(lambda t: (base + t, t))
 
 
-def _yields(dist: Distribution[tuple[int, int]], g: Fighter, key: tuple[int, ...]) -> Fraction:
-    """Probability that ``g`` cannot act or comes strictly after a combatant of priority ``key``."""
-    total = Fraction(0)
-    for (init, term), p in dist:
-        if init <= 0 or (init, *priority(g, init, term)) < key:
-            total += p
-    return total
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """A combatant's priority keys with integer weights, sorted, for fast "strictly below" counts."""
+
+    keys: list[tuple[int, ...]]
+    cumulative: list[int]  # cumulative[k] = weight of keys[:k]
+    idle: int  # weight of an Initiative ≤ 0 (never ahead of anyone)
+    total: int
+
+    def below(self, key: tuple[int, ...]) -> int:
+        return self.idle + self.cumulative[bisect_left(self.keys, key)]
+
+
+def _ranked(dist: Distribution[tuple[int, int]], g: Fighter) -> tuple[_Ranked, list[tuple[tuple[int, ...], int]]]:
+    denominator = 1
+    for _o, p in dist:
+        denominator = denominator * p.denominator // gcd(denominator, p.denominator)
+    weighted = [((init, *priority(g, init, term)), int(p * denominator)) for (init, term), p in dist]
+    acting = sorted((k, w) for k, w in weighted if k[0] > 0)
+    cumulative = [0]
+    for _k, w in acting:
+        cumulative.append(cumulative[-1] + w)
+    idle = sum(w for k, w in weighted if k[0] <= 0)
+    return _Ranked([k for k, _w in acting], cumulative, idle, denominator), acting
 
 
 def odds(s: ActionScenario) -> Odds:
     """Exact chance of each combatant to act first (highest rank, then the priority rules)."""
     dists = [_initiative_distribution(s, f) for f in s.fighters]
+    ranked = [_ranked(d, f) for d, f in zip(dists, s.fighters, strict=True)]
     outcomes: list[tuple[str, str, Fraction]] = []
     charts: list[Chart] = []
     for i, f in enumerate(s.fighters):
-        p_first = Fraction(0)
-        for (init_i, term_i), p in dists[i]:
-            if init_i <= 0:
-                continue
-            key_i = (init_i, *priority(f, init_i, term_i))
-            q = p
-            for j, g in enumerate(s.fighters):
-                if j == i:
-                    continue
-                q *= _yields(dists[j], g, key_i)
-                if not q:
-                    break
-            p_first += q
+        numerator = 0
+        for key, weight in ranked[i][1]:
+            product = weight
+            for j, (other, _acting) in enumerate(ranked):
+                if j != i:
+                    product *= other.below(key)
+                    if not product:
+                        break
+            numerator += product
+        denominator = 1
+        for other, _acting in ranked:
+            denominator *= other.total
+        p_first = Fraction(numerator, denominator)
         outcomes.append((f"first_{i}", _("{name} agit en premier").format(name=f.name), p_first))
+        if i >= 6:
+            continue
         inits = dists[i].map(lambda o: o[0])
         charts.append(
             Chart(
@@ -856,8 +906,10 @@ def odds(s: ActionScenario) -> Odds:
     nobody = Fraction(1)
     for d in dists:
         nobody *= d.probability(lambda o: o[0] <= 0)
-    # equal keys in full are simultaneous: their share is neither combatant's "first"
     outcomes.append(("nobody", _("Personne ne peut agir"), nobody))
+    # equal keys in full are simultaneous: their share is neither combatant's "first"
+    tie = 1 - sum((p for _c, _l, p in outcomes), Fraction(0))
+    outcomes.append(("simultaneous", _("Égalité parfaite au premier rang : actions simultanées"), tie))
     expectations = tuple(
         (
             f"cannot_act_{i}",
@@ -866,4 +918,4 @@ def odds(s: ActionScenario) -> Odds:
         )
         for i, f in enumerate(s.fighters)
     )
-    return Odds(tuple(outcomes), tuple(charts[:6]), expectations)
+    return Odds(tuple(outcomes), tuple(charts), expectations)

@@ -12,6 +12,7 @@ from rulesets.feerie.action import (
     Fighter,
     Impersonal,
     dice_for,
+    next_action,
     resolve,
 )
 from rulesets.feerie.model import Tactic
@@ -300,3 +301,37 @@ def test_the_countdown_shows_who_may_act_at_each_rank() -> None:
     assert min(rows) == 1
     assert rows[17]["may_act"] == ["Moi"]
     assert rows[10]["may_act"] == ["Adversaire"]
+
+
+def test_the_next_action_carries_the_malus_and_the_essence() -> None:
+    s = ActionScenario(
+        fighters=(ME, FOE),
+        activities=(Activity(0, ATTACK, targets="1", term=10), Activity(0, ATTACK, targets="1", term=10)),
+    )
+    r = resolve(s, fixed_roll({}))
+    nxt = next_action(s, r)
+    assert nxt.fighters[0].carried_malus == -4
+    assert nxt.fighters[1].essence == r.numbers["essence_1"]
+    assert nxt.fighters[0].initiative is None
+    r2 = resolve(
+        nxt,
+        fixed_roll(
+            {
+                "init.0.plus.1": 10,
+                "init.0.moins.1": 8,
+                "init.1.plus.1": 1,
+                "init.1.moins.1": 1,
+                **dict.fromkeys(("act.0.plus.1", "act.0.moins.1", "act.1.plus.1", "act.1.moins.1"), 10),
+            }
+        ),
+    )
+    assert r2.numbers["initiative_0"] == 15 - 4 + 2
+    assert r2.numbers["activity_0_modifier"] == -4
+    assert r2.numbers["defense_0"] == 16 - 4 - 4
+
+
+def test_the_countdown_label_shows_every_defense_and_malus() -> None:
+    r = run(RUBEZAHL, SERPENT, activities=(Activity(0, OTHER, rank=17),))
+    label = r.events_of("rank")[0].label
+    assert "Rübezahl 18 (−2)" in label
+    assert "Serpent 15" in label

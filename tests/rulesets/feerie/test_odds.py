@@ -133,3 +133,12 @@ def test_action_odds_of_acting_first_equal_the_enumeration() -> None:
     assert got["first_1"] == expected["B"]
     assert got["first_2"] == expected["C"]
     assert got["nobody"] == expected["nobody"]
+
+
+def test_action_odds_sum_to_one_and_are_fast_for_twelve_fighters() -> None:
+    s = ActionScenario(fighters=tuple(Fighter(f"F{i}", vigilance=10 + i % 3, affinities=i % 2) for i in range(12)))
+    start = time.perf_counter()
+    o = action_odds(s)
+    assert time.perf_counter() - start < 0.100
+    assert sum(p for _c, _l, p in o.outcomes) == 1
+    assert o.probability("simultaneous") > 0
