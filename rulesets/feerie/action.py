@@ -47,7 +47,9 @@ R_SUPPLEMENTAIRE = f"{SEED} — Options de combat, Activités supplémentaires"
 R_CHANGEMENT = f"{SEED} — Options de combat, Changement d'intention"
 R_SURPRISE = f"{SEED} — Diverses situations de combat, Surprise"
 R_ANGLES = f"{SEED} — Adversaires multiples"
+R_VISER = f"{SEED} — Attaques à distance, Viser"
 
+AIM_MAX = 8  # « Par rang d'Initiative (8 au maximum) où le tireur retarde son tir, il gagne +1 »
 EXTRA_GAP = 8  # « Chaque nouvelle activité se résout normalement 8 rangs d'Initiative après »
 EXTRA_MALUS = 4  # « malus de –4 cumulatif »
 CHANGE_MALUS = 4  # « Un malus de 4 est alors encouru »
@@ -141,6 +143,8 @@ class Activity:
     label: Annotated[str, Spec(label=_("Description"), max_length=200)] = ""
     targets: Annotated[str, Spec(label=_("Cibles (numéros séparés par des virgules)"), max_length=60)] = ""
     ranged: Annotated[bool, Spec(label=_("À distance"))] = False
+    blunt: Annotated[bool, Spec(label=_("Projectile contondant (plusieurs cibles possibles)"))] = False
+    aim: Annotated[bool, Spec(label=_("Viser en retardant son tir (+1 par rang, 8 au plus)"))] = False
     rank: Annotated[int | None, Spec(label=_("Rang choisi (vide : son rang)"), ge=1, le=150)] = None
     change: Annotated[Change, Spec(label=_("Changement d'intention"))] = field(default_factory=Change)
     bonus: Annotated[int, Spec(label=_("Attributs propres à cette activité"), ge=-30, le=40)] = 0
@@ -223,12 +227,23 @@ class ActionScenario:
                 errors[f"{p}.targets"] = _("Une même cible est listée deux fois.")
             if act.change.declared and act.change.new_tactic:
                 errors.update(self.fighters[act.actor].tactic_errors(act.change.tactic, f"{p}.change.tactic"))
-            if act.kind is ActivityKind.ATTACK and not act.ranged and len(targets) > 1:
+            if act.kind is ActivityKind.ATTACK and act.ranged and len(targets) > 1 and not act.blunt:
+                errors[f"{p}.targets"] = _("Un projectile purement transperçant n'affecte qu'une cible.")
+                continue
+            if act.aim and not act.ranged:
+                errors[f"{p}.aim"] = _("On ne vise qu'à distance.")
+            if act.kind is ActivityKind.ATTACK and len(targets) > 1:
                 sw = sweep(self.fighters[act.actor].taille, [self.fighters[t].taille for t in targets], self.surfaces)
                 if not sw.fits:
                     errors[f"{p}.targets"] = _(
                         "Un seul coup ne couvre qu'une surface de {cap} ; ces cibles en occupent {used}."
                     ).format(cap=sw.capacity, used=sw.used)
+        acting = {a.actor for a in self.activities if a.kind is not ActivityKind.NONE}
+        for i, f in enumerate(self.fighters):
+            if f.tactic.is_declared and i not in acting and f"fighters.{i}.tactic" not in errors:
+                errors[f"fighters.{i}.tactic"] = _(
+                    "On ne peut déclarer de tactique que si l'on agit : {name} n'a déclaré aucune activité."
+                ).format(name=f.name or i)
         for j, ev in enumerate(self.impersonal):
             if ev.target is not None and ev.target >= n:
                 errors[f"impersonal.{j}.target"] = _("Il n'y a que {n} combattant(s).").format(n=n)
@@ -365,6 +380,9 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                 parts.append((_("Changement d'intention"), -CHANGE_MALUS, R_CHANGEMENT))
             if act.bonus:
                 parts.append((_("Attributs propres à l'activité"), act.bonus, R_RESOLUTION))
+            if act.aim and rank < natural:
+                aimed = min(AIM_MAX, natural - rank)
+                parts.append((_("Visée ({n} rang(s) de retard)").format(n=aimed), aimed, R_VISER))
             defense_after = -anticipation - (EXTRA_MALUS if order else 0)
             out.append(
                 Planned(

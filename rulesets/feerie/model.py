@@ -364,6 +364,7 @@ class Situation:
     defender_helpless: Annotated[bool, Spec(label=_("Défenseur sans défense (endormi, paralysé…)"))] = False
     target_inanimate: Annotated[bool, Spec(label=_("Cible : objet inanimé"))] = False
     object_encaissement: Annotated[int, Spec(label=_("Encaissement de l'objet"), ge=0, le=200)] = 0
+    defender_passive: Annotated[bool, Spec(label=_("Défenseur passif (n'agit pas pendant l'Action)"))] = False
     defender_rider_passive: Annotated[
         bool, Spec(label=_("Cavalier défenseur qui n'attaque pas (Défense = Habileté de la monture − sa Taille)"))
     ] = False
@@ -438,6 +439,8 @@ class Exchange:
             errors["term"] = _("Le terme de dés {dice} va de {low} à {high} (reçu {value}).").format(
                 dice=self.roll.describe(), low=self.roll.low, high=self.roll.high, value=self.term
             )
+        if s.defender_passive and self.defender.tactic.is_declared:
+            errors["defender.tactic"] = _("On ne peut déclarer de tactique que si l'on agit : ce défenseur est passif.")
         if s.surprised and self.defender.tactic.is_declared:
             errors["defender.tactic"] = _("Un personnage surpris ne peut pas recourir à une tactique.")
         kinds = [b.kind for b in self.blows]

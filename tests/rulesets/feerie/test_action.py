@@ -335,3 +335,20 @@ def test_the_countdown_label_shows_every_defense_and_malus() -> None:
     label = r.events_of("rank")[0].label
     assert "Rübezahl 18 (−2)" in label
     assert "Serpent 15" in label
+
+
+def test_a_shooter_who_waits_to_aim_gains_one_per_rank_up_to_eight() -> None:
+    r = run(ME, FOE, activities=(Activity(0, ATTACK, targets="1", ranged=True, aim=True, rank=12, term=0),))
+    assert r.numbers["activity_0_modifier"] == 5
+    r = run(ME, FOE, activities=(Activity(0, ATTACK, targets="1", ranged=True, aim=True, rank=2, term=0),))
+    assert r.numbers["activity_0_modifier"] == 8
+
+
+def test_a_blunt_projectile_may_strike_several_targets_of_its_user_surface() -> None:
+    small = tuple(f(f"F{k}", 10, defense=10, taille=-4) for k in range(4))
+    r = run(
+        f("Lutin", 14, attack=16, taille=-1),
+        *small,
+        activities=(Activity(0, ATTACK, targets="1,2,3,4", ranged=True, blunt=True, term=0),),
+    )
+    assert len(r.events_of("hit")) == 4

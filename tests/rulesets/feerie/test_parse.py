@@ -183,3 +183,35 @@ def test_both_scenarios_have_a_json_schema_with_french_titles() -> None:
     assert "required" not in json_schema(ActionScenario)
     assert parse(ActionScenario, {}).fighters[0].name == "Rübezahl"
     assert ACTION.scenario_type is ActionScenario
+
+
+def test_a_piercing_projectile_affects_only_one_target() -> None:
+    data = {
+        "fighters": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+        "activities": [{"actor": 0, "kind": "attack", "targets": "1,2", "ranged": True}],
+    }
+    assert (
+        errors_of(data, ActionScenario)["activities.0.targets"]
+        == "Un projectile purement transperçant n'affecte qu'une cible."
+    )
+
+
+def test_a_passive_character_cannot_declare_a_tactic() -> None:
+    data = {"fighters": [{"name": "A", "tactic": {"attack": 1, "defense": -1}}, {"name": "B"}]}
+    assert "aucune activité" in errors_of(data, ActionScenario)["fighters.0.tactic"]
+    attr = {"name": "duel", "value": 2, "defense": True}
+    errors = errors_of(
+        {
+            "defender": {"attributes": [attr], "tactic": {"attack": -1, "defense": 1}},
+            "situation": {"defender_passive": True},
+        }
+    )
+    assert "passif" in errors["defender.tactic"]
+
+
+def test_targets_that_are_not_numbers_are_refused() -> None:
+    data = {
+        "fighters": [{"name": "A"}, {"name": "B"}],
+        "activities": [{"actor": 0, "kind": "attack", "targets": "Bob"}],
+    }
+    assert "séparés par des virgules" in errors_of(data, ActionScenario)["activities.0.targets"]
