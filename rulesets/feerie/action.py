@@ -879,7 +879,9 @@ def _ranked(dist: Distribution[tuple[int, int]], g: Fighter) -> tuple[_Ranked, l
     denominator = 1
     for _o, p in dist:
         denominator = denominator * p.denominator // gcd(denominator, p.denominator)
-    weighted = [((init, *priority(g, init, term)), int(p * denominator)) for (init, term), p in dist]
+    weighted: list[tuple[tuple[int, ...], int]] = [
+        ((init, *priority(g, init, term)), int(p * denominator)) for (init, term), p in dist
+    ]
     acting = sorted((k, w) for k, w in weighted if k[0] > 0)
     cumulative = [0]
     for _k, w in acting:
