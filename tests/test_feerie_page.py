@@ -13,7 +13,7 @@ from django.test import Client
 
 from bestiary.feerie import models as m
 from rulesets.core.schema import flatten
-from rulesets.feerie import ACTION, RULESET
+from rulesets.feerie import RULESET
 
 pytestmark = pytest.mark.django_db
 
@@ -122,33 +122,10 @@ def test_the_odds_panel_shows_the_chance_to_hit(client_with_tables: Client) -> N
     assert {c for c, _l, _p in odds.outcomes} >= {"hit", "miss"}
 
 
-def test_the_action_page_renders_and_resolves_the_rubezahl_example(client_with_tables: Client) -> None:
-    assert client_with_tables.get("/feerie-action/").status_code == 200
-    example = ACTION.examples()[0]
-    response = client_with_tables.get("/feerie-action/?" + urlencode(_form(dict(example.request))))
-    assert response.status_code == 200
-    numbers = response.context["resolution"].result.numbers
-    for key, value in example.expected.items():
-        if key != "outcome":
-            assert numbers[key] == value
-    assert "Début du décompte" in response.content.decode()
-
-
-def test_the_action_page_fills_a_fighter_from_the_bestiary(client_with_tables: Client) -> None:
-    ogre = m.Creature.objects.get(name="Ogre")
-    response = client_with_tables.get(
-        "/feerie-action/", {"_f": "1", "_load": "preset.fighter.1", "preset.fighter.1": str(ogre.pk)}
-    )
-    form = response.context["form"]
-    assert form.raw("fighters.1.name") == "Ogre"
-    assert form.raw("fighters.1.taille") == "2"
-
-
-@pytest.mark.parametrize("ruleset", [RULESET, ACTION], ids=["feerie", "feerie-action"])
-def test_every_example_resolves_through_the_api(client_with_tables: Client, ruleset: object) -> None:
-    for example in ruleset.examples():  # type: ignore[attr-defined]
+def test_every_example_resolves_through_the_api(client_with_tables: Client) -> None:
+    for example in RULESET.examples():
         response = client_with_tables.post(
-            f"/api/rulesets/{ruleset.slug}/resolve",  # type: ignore[attr-defined]
+            "/api/rulesets/feerie/resolve",
             json.dumps(example.request),
             content_type="application/json",
         )
@@ -178,17 +155,5 @@ def test_the_api_gives_exact_odds_and_the_schema(client_with_tables: Client) -> 
     assert response.status_code == 200
     outcomes = {o["code"]: o["probability"]["fraction"] for o in response.json()["outcomes"]}
     assert "hit" in outcomes
-    schema = client_with_tables.get("/api/rulesets/feerie-action/schema").json()
-    assert "fighters" in json.dumps(schema)
-
-
-def test_the_action_page_offers_the_next_action(client_with_tables: Client) -> None:
-    example = ACTION.examples()[1]  # the extra attack at rank 9: −4 carried to the next Action
-    response = client_with_tables.get("/feerie-action/?" + urlencode(_form(dict(example.request))))
-    label, link, _current = response.context["variations"][0]
-    assert "Action suivante" in label
-    nxt = client_with_tables.get(link)
-    assert nxt.status_code == 200
-    fighters = nxt.context["resolution"].scenario.fighters
-    assert fighters[0].carried_malus == -4
-    assert fighters[0].initiative is None
+    schema = client_with_tables.get("/api/rulesets/feerie/schema").json()
+    assert "attacker" in json.dumps(schema)
