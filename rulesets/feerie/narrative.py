@@ -121,33 +121,125 @@ OBJECT_SAFE = (
 )
 
 
+TACTIC_BOLD = (
+    "Toute prudence oubliée, {a} mise tout sur l'assaut.",
+    "{a} a choisi l'offensive : tant pis pour sa garde.",
+)
+TACTIC_WARY = (
+    "{a} reste sur la réserve, l'arme basse, prêt à parer.",
+    "Prudent, {a} frappe sans se découvrir.",
+)
+SITUATIONS = {
+    "surprised": (
+        "{d} n'a rien vu venir : la surprise lui coupe le souffle.",
+        "Pris au dépourvu, {d} se retourne trop tard.",
+    ),
+    "charge": ("{a} arrive lancé, de tout son élan.", "La charge de {a} soulève la poussière du sentier."),
+    "crowd": (
+        "Autour de {d}, les assaillants se bousculent et l'encerclent.",
+        "{d} doit surveiller trop d'angles à la fois.",
+    ),
+    "dark": ("Dans la pénombre, chacun devine plus qu'il ne voit.", "La lumière avare brouille les gestes."),
+    "cover": ("{d} se terre derrière son abri.", "Un obstacle s'interpose entre {a} et sa cible."),
+    "mounted": ("Du haut de sa monture, {a} domine la mêlée.", "{a} pousse sa monture en avant."),
+    "ranged": (
+        "La distance n'arrête pas {a} : on atteint tout ce qu'on peut voir.",
+        "{a} ajuste son tir, le regard fixé sur {d}.",
+    ),
+    "helpless": ("{d}, incapable de remuer un cil, s'offre tout entier au coup.",),
+}
+ROLL_CLOSE = (
+    "Le jet d'Attaque atteint {t} contre une Défense de {df} : il passe de justesse (marge {m}).",
+    "{t} contre {df} : un souffle d'avance seulement (marge {m}).",
+)
+ROLL_CLEAR = (
+    "Le jet d'Attaque atteint {t} contre une Défense de {df} : marge de {m}.",
+    "{t} contre {df} : l'attaque passe avec une marge de {m}.",
+)
+ROLL_CRUSHING = (
+    "{t} contre {df} : la Défense vole en éclats (marge {m}).",
+    "Le jet d'Attaque écrase la Défense, {t} contre {df} : marge de {m}.",
+)
+ROLL_SHORT = (
+    "{t} contre une Défense de {df} : il s'en faut de {n}.",
+    "Le jet d'Attaque n'atteint que {t} contre {df}.",
+)
+CLOSINGS_LOW = (
+    "Il ne reste à {d} que {e} point(s) d'Essence : la prochaine passe pourrait être la dernière.",
+    "{d} chancelle, son Glamour réduit à {e}.",
+)
+CLOSINGS_HIGH = (
+    "{d} garde {e} points d'Essence et compte bien le faire payer.",
+    "Il en faudra davantage : {d} conserve {e} points d'Essence.",
+)
+
+
+def _situations(s: Exchange) -> list[str]:
+    sit = s.situation
+    keys: list[str] = []
+    if sit.surprised:
+        keys.append("surprised")
+    if sit.defender_helpless:
+        keys.append("helpless")
+    if sit.charge:
+        keys.append("charge")
+    if s.co_attacker_tailles:
+        keys.append("crowd")
+    if sit.lighting:
+        keys.append("dark")
+    if sit.cover.mode is not CoverMode.NONE:
+        keys.append("cover")
+    if s.attacker.mount.mounted:
+        keys.append("mounted")
+    if s.ranged:
+        keys.append("ranged")
+    return keys
+
+
 def story(s: Exchange, result: Result) -> tuple[str, ...]:
     a = _who(s.attacker.name, _("l'assaillant"))
     d = _who(s.defender.name, _("le défenseur"))
     n = result.numbers
     fmt = {"a": a, "d": d}
-    paragraphs = [_(pick(OPENINGS, _key(result, "open"))).format(**fmt)]
-    total, margin = n.get("total"), n.get("margin")
+    opening = _(pick(OPENINGS, _key(result, "open"))).format(**fmt)
+    tactic = s.attacker.tactic
+    if tactic.attack > 0 and tactic.defense < 0:
+        opening += " " + _(pick(TACTIC_BOLD, _key(result, "tactic"))).format(**fmt)
+    elif tactic.defense > 0:
+        opening += " " + _(pick(TACTIC_WARY, _key(result, "tactic"))).format(**fmt)
+    paragraphs = [opening]
+    situations = [_(pick(SITUATIONS[k], _key(result, k))).format(**fmt) for k in _situations(s)[:2]]
+    if situations:
+        paragraphs.append(" ".join(situations))
+    total, margin = n.get("total"), int(n.get("margin") or 0)
     if s.situation.target_inanimate:
         paragraphs.append(_("Jet de Dommages : {t}.").format(t=total))
     else:
+        table: Sequence[str]
+        if margin < 0:
+            table = ROLL_SHORT
+        elif margin <= 2:
+            table = ROLL_CLOSE
+        elif margin >= 12:
+            table = ROLL_CRUSHING
+        else:
+            table = ROLL_CLEAR
         paragraphs.append(
-            _("Le jet d'Attaque atteint {t} contre une Défense de {df} : marge de {m}.").format(
-                t=total, df=n.get("defense"), m=margin
-            )
+            _(pick(table, _key(result, "roll"))).format(t=total, df=n.get("defense"), m=margin, n=-margin)
         )
     outcome = result.outcome
     lost = int(n.get("essence_lost") or 0)
-    table: Sequence[str]
+    before = int(n.get("essence_before") or 0)
+    after = int(n.get("essence_after") or 0)
+    hit_table: Sequence[str]
     if outcome == "hit":
-        before = int(n.get("essence_before") or 0)
-        if n.get("essence_after") == 0:
-            table = HIT_DOWN
+        if after == 0:
+            hit_table = HIT_DOWN
         elif lost * 3 >= max(1, before):
-            table = HIT_HEAVY
+            hit_table = HIT_HEAVY
         else:
-            table = HIT_LIGHT
-        paragraphs.append(_(pick(table, _key(result, "hit"))).format(n=lost, **fmt))
+            hit_table = HIT_LIGHT
+        paragraphs.append(_(pick(hit_table, _key(result, "hit"))).format(n=lost, **fmt))
     elif outcome == "hit_no_loss":
         paragraphs.append(_(pick(HIT_NONE, _key(result, "noloss"))).format(**fmt))
     elif outcome == "blow":
@@ -165,6 +257,9 @@ def story(s: Exchange, result: Result) -> tuple[str, ...]:
         extra = [e.label for e in result.events_of("blow")]
         if extra:
             paragraphs.append(" ".join(extra))
+    if outcome == "hit" and after > 0:
+        closing: Sequence[str] = CLOSINGS_LOW if after * 4 <= before else CLOSINGS_HIGH
+        paragraphs.append(_(pick(closing, _key(result, "close"))).format(e=after, **fmt))
     return tuple(paragraphs)
 
 

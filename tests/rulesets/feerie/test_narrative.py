@@ -26,7 +26,8 @@ def test_the_story_has_several_paragraphs_and_names_the_fighters() -> None:
     res = resolve(RULESET, RULESET.examples()[0].request)
     assert len(res.narrative.story) >= 3
     assert "Lutin" in " ".join(res.narrative.story)
-    assert "7" in res.narrative.story[-1]
+    assert "7" in res.narrative.story[-2]
+    assert "8 points d'Essence" in res.narrative.story[-1]
 
 
 def test_the_story_is_graded_by_the_outcome() -> None:
@@ -69,3 +70,15 @@ def test_the_action_story_follows_the_countdown() -> None:
 def test_the_picker_never_uses_python_hash() -> None:
     assert narrative.pick(("a", "b", "c"), "clé") == narrative.pick(("a", "b", "c"), "clé")
     assert narrative.pick(("a", "b", "c"), "clé") == ("a", "b", "c")[__import__("zlib").crc32("clé".encode()) % 3]
+
+
+def test_the_story_tells_the_situation_and_grades_the_margin() -> None:
+    from rulesets.feerie.model import Movement, Pace, Situation
+
+    trot = Movement(Pace.TROT, -4, 2, 3)
+    s = Exchange(attacker=wichtln(), defender=lutin(), situation=Situation(surprised=True, movement=trot, charge=True))
+    r = engine_resolve(s, roll_dice(dice_for(s), {"plus.1": "20", "moins.1": "1"}, seed=3))
+    text = " ".join(narrative.story(s, r))
+    assert any(w in text for w in ("surprise", "dépourvu"))
+    assert any(w in text for w in ("élan", "charge"))
+    assert any(w in text for w in ("éclats", "écrase"))  # margin 22: crushing
