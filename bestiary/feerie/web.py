@@ -12,7 +12,7 @@ from rulesets.feerie import action
 from rulesets.feerie.engine import derive
 from rulesets.feerie.model import Attribute, AttributeKind, Combatant, Exchange, Mode, scale_tactic
 
-ATTRIBUTE_ROWS = 5  # attribute rows a creature preset fills (blanking the unused ones)
+ATTRIBUTE_ROWS = 4  # attribute rows a creature preset fills (the bestiary's largest; unused rows are blanked)
 TACTIC_CAPS = range(1, 9)
 
 
