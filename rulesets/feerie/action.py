@@ -402,6 +402,24 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                 )
             )
             if refused:
+                for later_order, later in enumerate(indices[order + 1 :], order + 1):
+                    out.append(
+                        Planned(
+                            index=later,
+                            actor=actor,
+                            order=later_order,
+                            natural=0,
+                            rank=0,
+                            anticipation=0,
+                            modifier=0,
+                            parts=(),
+                            change_rank=None,
+                            change_defense=0,
+                            defense_after=0,
+                            tactic_attack=tactic.attack,
+                            refused=_("L'activité précédente de {name} n'a pas lieu.").format(name=f.name),
+                        )
+                    )
                 break
             previous_rank = rank
             carried_anticipation += anticipation

@@ -352,3 +352,10 @@ def test_a_blunt_projectile_may_strike_several_targets_of_its_user_surface() -> 
         activities=(Activity(0, ATTACK, targets="1,2,3,4", ranged=True, blunt=True, term=0),),
     )
     assert len(r.events_of("hit")) == 4
+
+
+def test_the_activities_after_a_refused_one_are_refused_too() -> None:
+    r = run(ME, FOE, activities=(Activity(0, OTHER, rank=18), Activity(0, OTHER)))
+    refused = r.events_of("refused")
+    assert len(refused) == 2
+    assert "n'a pas lieu" in refused[1].label
