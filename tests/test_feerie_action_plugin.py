@@ -42,7 +42,7 @@ def test_the_action_plugin_is_registered_with_its_template(tables: None) -> None
 def test_every_action_example_resolves_as_json(example: Any) -> None:
     data = result_data(resolve(ACTION, example.request))
     for key, value in example.expected.items():
-        got = data["outcome"] if key == "outcome" else data["numbers"][key]
+        got = data["outcome"] if key == "outcome" else data["numbers"].get(key)
         assert got == value
 
 

@@ -138,7 +138,7 @@ class Change:
 class Activity:
     """One activity of a combatant; a combatant's later activities are extra activities."""
 
-    actor: Annotated[int, Spec(label=_("Combattant (numéro)"), ge=0, le=11)] = 0
+    actor: Annotated[int, Spec(label=_("Combattant (numéro)"), ge=0, le=23)] = 0
     kind: Annotated[ActivityKind, Spec(label=_("Nature"))] = ActivityKind.NONE
     label: Annotated[str, Spec(label=_("Description"), max_length=200)] = ""
     targets: Annotated[str, Spec(label=_("Cibles (numéros séparés par des virgules)"), max_length=60)] = ""
@@ -171,7 +171,7 @@ class Impersonal:
     """An impersonal event (« une fois par Action »), resolved at rank 0."""
 
     label: Annotated[str, Spec(label=_("Événement"), max_length=200)] = ""
-    target: Annotated[int | None, Spec(label=_("Combattant touché (numéro)"), ge=0, le=11)] = None
+    target: Annotated[int | None, Spec(label=_("Combattant touché (numéro)"), ge=0, le=23)] = None
     essence_loss: Annotated[int, Spec(label=_("Perte d'Essence"), ge=0, le=500)] = 0
 
 
@@ -185,10 +185,10 @@ DEFAULT_FIGHTERS = (
 class ActionScenario:
     """One Action of a fight between several combatants."""
 
-    fighters: Annotated[tuple[Fighter, ...], Spec(label=_("Combattants"), min_items=1, max_items=12)] = field(
+    fighters: Annotated[tuple[Fighter, ...], Spec(label=_("Combattants"), min_items=1, max_items=24)] = field(
         default_factory=lambda: DEFAULT_FIGHTERS
     )
-    activities: Annotated[tuple[Activity, ...], Spec(label=_("Activités déclarées"), max_items=40)] = ()
+    activities: Annotated[tuple[Activity, ...], Spec(label=_("Activités déclarées"), max_items=60)] = ()
     impersonal: Annotated[tuple[Impersonal, ...], Spec(label=_("Événements impersonnels"), max_items=10)] = ()
     roll: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
     surfaces: Annotated[

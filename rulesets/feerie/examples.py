@@ -7,6 +7,7 @@ example fixes it and the expected numbers follow from the rules.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rulesets.core.results import Example
@@ -259,6 +260,22 @@ def action_examples() -> tuple[Example, ...]:
         )
         for k in (1, 2, 3, 4)
     )
+    ogre_adosse = Fighter(
+        "Ogre", vigilance=10, initiative=8, attack=14, defense=10, damage=22, soak=22, essence=30, taille=2
+    )
+    sylphes = tuple(
+        Fighter(
+            f"Sylphe {k}", vigilance=16, initiative=14, attack=18, defense=18, damage=4, soak=6, essence=12, taille=-2
+        )
+        for k in range(1, 17)
+    )
+    feu_follet = Fighter(
+        "Feu follet", vigilance=18, initiative=16, attack=20, defense=24, damage=4, soak=2, essence=10, taille=-4
+    )
+    geant_1 = Fighter(
+        "Géant 1", vigilance=8, initiative=9, attack=10, defense=6, damage=28, soak=28, essence=40, taille=4
+    )
+    geant_2 = replace(geant_1, name="Géant 2", initiative=7)
     attack = ActivityKind.ATTACK
     other = ActivityKind.OTHER
     return (
@@ -402,6 +419,31 @@ def action_examples() -> tuple[Example, ...]:
             ),
             # at −6 (−2 and −4 of anticipation); Défense −10 for this Action only
             expected={"activity_0_rank": 15, "activity_0_modifier": -6, "defense_0": 6, "next_malus_0": -4},
+        ),
+        Example(
+            key="ogre_sylphes_action",
+            title="La horde de Sylphes attaque l'Ogre adossé à la paroi",
+            source=f"{SEED_FILE} — Adversaires multiples, « un Ogre de taille +2 »",
+            request=_action(
+                (ogre_adosse, *sylphes),
+                tuple(Activity(k, attack, "fond sur l'Ogre", targets="0", term=0) for k in range(1, 17)),
+            ),
+            # 16 Sylphes (surface 2) in 4 angles of 8: all attack; Défense (Habileté 12 − Taille 2) − 6 = 4
+            expected={"defense_0": 4, "activity_0_margin_0": 14, "activity_15_margin_0": 14},
+        ),
+        Example(
+            key="geants_feu_follet_action",
+            title="Deux Géants veulent écraser un Feu follet",
+            source=f"{SEED_FILE} — Adversaires multiples, « deux Géants (Taille +4) »",
+            request=_action(
+                (feu_follet, geant_1, geant_2),
+                (
+                    Activity(1, attack, "écrase", targets="0", term=0),
+                    Activity(2, attack, "écrase aussi", targets="0", term=0),
+                ),
+            ),
+            # only the first Giant reaches it; no angle malus (Défense 20 + 4 = 24)
+            expected={"activity_0_margin_0": 10 - 24, "activity_1_margin_0": None, "defense_0": 24},
         ),
         Example(
             key="ogre_farfadets",

@@ -51,6 +51,8 @@ def test_the_examples_cover_every_worked_example_the_issue_lists() -> None:
         "ogre_sylphes",
         "geants_feu_follet",
         "ogre_farfadets",
+        "ogre_sylphes_action",
+        "geants_feu_follet_action",
     } <= keys
 
 
