@@ -413,3 +413,31 @@ def test_every_event_cites_the_seed_and_names_a_panel_section() -> None:
 @pytest.mark.parametrize(("plus", "minus", "tone"), [(20, 1, "success"), (2, 10, "failure")])
 def test_the_tone_follows_the_outcome(plus: int, minus: int, tone: str) -> None:
     assert run(ex(), plus, minus).tone == tone
+
+
+def test_the_redcap_may_shift_his_competences_by_seven_and_chooses_plus_seven_minus_two_minus_five() -> None:
+    redcap = dataclasses.replace(
+        PLAIN,
+        name="Redcap",
+        attributes=(
+            Attribute("hache", AttributeKind.AFFINITE, 3, attack=True),
+            Attribute("massacre", AttributeKind.AFFINITE, 4, attack=True),
+        ),
+        tactic=Tactic(initiative=-2, attack=7, defense=-5),
+    )
+    assert redcap.tactic_cap() == 7
+    assert redcap.check() == {}
+    dv = derive(ex(attacker=redcap))
+    assert (dv.attacker_initiative.total, dv.attack.total, dv.attacker_defense.total) == (13, 34, 15)
+    too_far = dataclasses.replace(redcap, tactic=Tactic(initiative=-3, attack=8, defense=-5))
+    assert set(too_far.check()) == {"tactic.attack"}
+
+
+def test_sire_didimus_named_tactics_fit_his_cap_of_four() -> None:
+    from rulesets.feerie.examples import SEED_TACTICS
+
+    didimus = dataclasses.replace(
+        PLAIN, attributes=(Attribute("duel", AttributeKind.AFFINITE, 4, attack=True, defense=True),)
+    )
+    for _key, _name, i, a, d in SEED_TACTICS:
+        assert dataclasses.replace(didimus, tactic=Tactic(i, a, d)).check() == {}, _name
