@@ -140,7 +140,9 @@ class Activity:
 
     actor: Annotated[int, Spec(label=_("Combattant (numéro)"), ge=0, le=23)] = 0
     kind: Annotated[ActivityKind, Spec(label=_("Nature"))] = ActivityKind.NONE
-    label: Annotated[str, Spec(label=_("Description"), max_length=200)] = ""
+    label: Annotated[
+        str, Spec(label=_("Description"), max_length=200, help=_("Un verbe, pour le récit : « fond sur l'Ogre »."))
+    ] = ""
     targets: Annotated[str, Spec(label=_("Cibles (numéros séparés par des virgules)"), max_length=60)] = ""
     ranged: Annotated[bool, Spec(label=_("À distance"))] = False
     blunt: Annotated[bool, Spec(label=_("Projectile contondant (plusieurs cibles possibles)"))] = False

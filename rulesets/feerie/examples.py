@@ -310,8 +310,8 @@ def action_examples() -> tuple[Example, ...]:
             request=_action(
                 (moi, adversaire),
                 (
-                    Activity(0, attack, "première attaque", targets="1", term=0),
-                    Activity(0, attack, "seconde attaque", targets="1", term=0),
+                    Activity(0, attack, "porte une première attaque", targets="1", term=0),
+                    Activity(0, attack, "porte une seconde attaque", targets="1", term=0),
                 ),
             ),
             expected={
@@ -329,8 +329,8 @@ def action_examples() -> tuple[Example, ...]:
             request=_action(
                 (moi, adversaire),
                 (
-                    Activity(0, attack, "première attaque", targets="1", term=0),
-                    Activity(0, attack, "seconde attaque", targets="1", rank=12, term=0),
+                    Activity(0, attack, "porte une première attaque", targets="1", term=0),
+                    Activity(0, attack, "porte une seconde attaque", targets="1", rank=12, term=0),
                 ),
             ),
             expected={
@@ -379,7 +379,7 @@ def action_examples() -> tuple[Example, ...]:
                     Activity(
                         0,
                         attack,
-                        "souffle de flammes",
+                        "crache un souffle de flammes",
                         targets="1",
                         change=Change(
                             rank=15,
@@ -404,7 +404,7 @@ def action_examples() -> tuple[Example, ...]:
                     Activity(
                         0,
                         attack,
-                        "souffle de flammes",
+                        "crache un souffle de flammes",
                         targets="1",
                         rank=15,
                         change=Change(
@@ -438,8 +438,8 @@ def action_examples() -> tuple[Example, ...]:
             request=_action(
                 (feu_follet, geant_1, geant_2),
                 (
-                    Activity(1, attack, "écrase", targets="0", term=0),
-                    Activity(2, attack, "écrase aussi", targets="0", term=0),
+                    Activity(1, attack, "tente d'écraser le Feu follet", targets="0", term=0),
+                    Activity(2, attack, "tente d'écraser aussi le Feu follet", targets="0", term=0),
                 ),
             ),
             # only the first Giant reaches it; no angle malus (Défense 20 + 4 = 24)
@@ -451,7 +451,7 @@ def action_examples() -> tuple[Example, ...]:
             source=f"{SEED_FILE} — Adversaires multiples, « un Ogre affamé de taille +2 »",
             request=_action(
                 (ogre, *lutins, *farfadets),
-                (Activity(0, attack, "une bouchée", targets="1,2,3,4,5,6", term=0),),
+                (Activity(0, attack, "engloutit une bouchée", targets="1,2,3,4,5,6", term=0),),
             ),
             # 2 Lutins (2 × 2) + 4 Farfadets (4 × 1) = 8: one roll, 16 against each Défense
             expected={

@@ -299,20 +299,78 @@ def action_scene(s: object) -> str:
     return " ".join(parts)
 
 
+ACT_PLAIN = ("Au rang {r}, {name} {what}.", "Rang {r} : {name} {what}.", "Vient le rang {r} : {name} {what}.")
+ACT_EARLY = (
+    "Au rang {r}, {name} devance le cours des choses et {what}.",
+    "Plus prompt qu'on ne l'attendait, {name} {what} dès le rang {r}.",
+)
+ACT_EXTRA = ("Au rang {r}, {name} enchaîne et {what}.", "Sans reprendre son souffle, {name} {what} au rang {r}.")
+ACT_WAIT = (
+    "{name} a laissé passer son tour ; au rang {r}, il {what}.",
+    "Patient, {name} attend le rang {r} et {what}.",
+)
+HIT_LINES = ("{t} encaisse : {l} point(s) d'Essence perdu(s).", "Le coup atteint {t}, qui perd {l} point(s) d'Essence.")
+HIT_ZERO = ("{t} est touché, sans rien perdre.", "Le coup porte sur {t}, en vain.")
+MISS_LINES = ("{t} esquive.", "{t} pare sans peine.", "Le coup manque {t}.")
+DOWN_LINES = ("{t} s'effondre, à bout d'Essence.", "{t} ne se relèvera pas de sitôt.")
+CHANGE_LINES = ("Au rang {r}, {name} se ravise{note}.", "{name} change d'avis au rang {r}{note}.")
+
+
+def _verb(label: str) -> str:
+    return label if label else _("agit")
+
+
 def action_story(s: object, result: Result) -> tuple[str, ...]:
-    key = str(result.dice.seed) if result.dice.seed is not None else result.numbers.get("order", "")
+    from rulesets.feerie.action import ActionScenario
+
+    key = str(result.dice.seed) if result.dice.seed is not None else str(result.numbers.get("order", ""))
     paragraphs = [pick(ACTION_OPENINGS, f"{key}|open")]
+    names = [f.name for f in s.fighters] if isinstance(s, ActionScenario) else []
+    labels = [a.label for a in s.activities] if isinstance(s, ActionScenario) else []
+
+    def who(i: object) -> str:
+        return names[i] if isinstance(i, int) and 0 <= i < len(names) else "?"
+
     acts = result.events_of("activity")
     if acts:
         first = acts[0]
-        name = first.label.split(" : ", 1)[-1].split(" — ", 1)[0]
-        paragraphs.append(pick(ACTION_FIRST, f"{key}|first").format(name=name, r=first.data.get("rank")))
-    lines = []
-    for e in result.events:
-        if e.kind in ("hit", "miss", "down", "change", "incident", "refused", "cancelled"):
-            lines.append(e.label + ".")
-    if lines:
-        paragraphs.append(" ".join(lines))
+        paragraphs.append(
+            pick(ACTION_FIRST, f"{key}|first").format(name=who(first.data.get("fighter")), r=first.data.get("rank"))
+        )
+    sentences: list[str] = []
+    for n, e in enumerate(result.events):
+        k = f"{key}|{n}"
+        d = e.data
+        if e.kind == "activity":
+            j = int(d.get("activity", 0))
+            what = _verb(labels[j] if j < len(labels) else "")
+            if not (labels[j] if j < len(labels) else "") and isinstance(s, ActionScenario) and j < len(s.activities):
+                targets = [who(x) for x in s.activities[j].target_list()]
+                if targets:
+                    what = _("attaque {targets}").format(targets=", ".join(targets))
+            table: Sequence[str]
+            if d.get("anticipation"):
+                table = ACT_EARLY
+            elif d.get("order"):
+                table = ACT_EXTRA
+            elif "attendu" in e.label:
+                table = ACT_WAIT
+            else:
+                table = ACT_PLAIN
+            sentences.append(pick(table, k).format(r=d.get("rank"), name=who(d.get("fighter")), what=what))
+        elif e.kind == "hit":
+            lost = int(d.get("lost", 0))
+            sentences.append(pick(HIT_LINES if lost else HIT_ZERO, k).format(t=who(d.get("target")), l=lost))
+        elif e.kind == "miss":
+            sentences.append(pick(MISS_LINES, k).format(t=who(d.get("target"))))
+        elif e.kind == "down":
+            sentences.append(pick(DOWN_LINES, k).format(t=who(d.get("fighter"))))
+        elif e.kind == "change":
+            sentences.append(pick(CHANGE_LINES, k).format(r=d.get("rank"), name=who(d.get("fighter")), note=""))
+        elif e.kind in ("incident", "refused", "cancelled", "blocked", "impersonal"):
+            sentences.append(e.label.rstrip(".") + ".")
+    for i in range(0, len(sentences), 4):
+        paragraphs.append(" ".join(sentences[i : i + 4]))
     debts = [e.label.split(" : ", 1)[0] + f" {e.value}" for e in result.events_of("next") if e.data.get("malus")]
     if debts:
         paragraphs.append(pick(ACTION_CLOSINGS, f"{key}|close").format(who=", ".join(debts)))
