@@ -82,3 +82,11 @@ def test_the_story_tells_the_situation_and_grades_the_margin() -> None:
     assert any(w in text for w in ("surprise", "dépourvu"))
     assert any(w in text for w in ("élan", "charge"))
     assert any(w in text for w in ("éclats", "écrase"))  # margin 22: crushing
+
+
+def test_the_action_story_tells_each_rank_in_prose() -> None:
+    res = resolve(ACTION, ACTION.examples()[0].request)
+    text = " ".join(res.narrative.story)
+    assert "frappe le Serpent avant d'être hypnotisé" in text
+    assert any(w in text for w in ("devance", "Plus prompt"))  # Rübezahl anticipates
+    assert "8 point(s) d'Essence" in text
