@@ -14,4 +14,6 @@ urlpatterns = [
     path("r/<str:share_id>/wiki.txt", share_views.shared_text, {"kind": "wiki"}, name="shared_wiki"),
     path("r/<str:share_id>/markdown.md", share_views.shared_text, {"kind": "markdown"}, name="shared_markdown"),
     path("<slug:slug>/", views.calculator, name="calculator"),
+    # a second page of a rule system (ruleset "feerie-action" at /feerie/action/)
+    path("<slug:slug>/<slug:page>/", views.calculator, name="calculator_page"),
 ]

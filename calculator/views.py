@@ -26,7 +26,15 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "calculator/home.html", {"rulesets": list(load_all().values())})
+    return render(request, "calculator/home.html")
+
+
+def page_path(slug: str) -> str:
+    """The page of a ruleset: ``/encore/``; a second page of a package, ``/feerie/action/``."""
+    if "-" in slug:
+        base, page = slug.split("-", 1)
+        return reverse("calculator_page", args=[base, page])
+    return reverse("calculator", args=[slug])
 
 
 def _ruleset(slug: str) -> Ruleset:
@@ -49,12 +57,14 @@ def permalink(
     typed = {k: resolution.dice[k] for k in resolution.dice.typed}
     query = permalink_query({"scenario": unflatten(scenario), "dice": typed}, resolution.dice.seed)
     query["r"] = "1"
-    return f"{reverse('calculator', args=[ruleset.slug])}?{query.urlencode()}"
+    return f"{page_path(ruleset.slug)}?{query.urlencode()}"
 
 
 @require_http_methods(["GET", "POST"])
-def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpResponse:
     """Form, live scene and odds, and the result when asked (POST, or a permalink with ``r=1``)."""
+    if page:
+        slug = f"{slug}-{page}"
     ruleset = _ruleset(slug)
     plugin = plugins.get(slug)
     groups = {g.key: g for g in bestiary_cache.presets(plugin)}
@@ -98,6 +108,7 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             odds = None
     context: dict[str, Any] = {
         "ruleset": ruleset,
+        "page_url": page_path(ruleset.slug),
         "plugin": plugin,
         "form": form,
         "preset_groups": groups,

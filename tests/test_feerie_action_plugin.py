@@ -83,3 +83,12 @@ def test_the_summary_lists_every_fighter_and_the_next_action_link_carries_the_ma
     assert "Action suivante" in label
     assert changes["fighters.0.carried_malus"] == -4
     assert changes["fighters.0.initiative"] is None
+
+
+def test_the_action_sequence_has_its_page_and_its_api(client, tables: None) -> None:
+    page = client.get("/feerie/action/")
+    assert page.status_code == 200
+    assert 'action="/feerie/action/"' in page.content.decode()
+    assert client.get("/api/rulesets/feerie-action/examples").status_code == 200
+    rulesets = {r["slug"]: r for r in client.get("/api/rulesets").json()}
+    assert rulesets["feerie-action"]["links"]["page"] == "/feerie/action/"

@@ -1,10 +1,9 @@
 """Contes de Fées (Féerie): one exchange (registered as ``feerie``) and the Action sequence.
 
-The exchange is registered as ``feerie`` (one registered rule system per package, as the
-architecture test demands). The Action sequence is a second pure engine with its own scenario
-(:mod:`rulesets.feerie.action`); :data:`ACTION` bundles it as a
-:class:`~rulesets.core.registry.Ruleset` value (slug ``feerie-action``) that
-:func:`rulesets.core.request.resolve` and the generic views can serve once a route points at it.
+The exchange is registered as ``feerie`` (page ``/feerie/``). The Action sequence is a second
+pure engine with its own scenario (:mod:`rulesets.feerie.action`), registered as
+``feerie-action``: the generic views serve it at ``/feerie/action/``, the API at
+``/api/rulesets/feerie-action/…``.
 """
 
 from __future__ import annotations
@@ -30,19 +29,21 @@ RULESET = register(
     )
 )
 
-ACTION = Ruleset(
-    slug="feerie-action",
-    name=_("Contes de Fées : la séquence d'une Action"),
-    tagline=_(
-        "Déclarations, Initiative, décompte des rangs, anticipation, activités supplémentaires, changements d'intention."
-    ),
-    scenario_type=ActionScenario,
-    dice_for=action.dice_for,
-    resolve=action.resolve,
-    odds=action.odds,
-    scene=narrative.action_scene,
-    story=narrative.action_story,
-    examples=examples.action_examples,
+ACTION = register(
+    Ruleset(
+        slug="feerie-action",
+        name=_("Contes de Fées : la séquence d'une Action"),
+        tagline=_(
+            "Déclarations, Initiative, décompte des rangs, anticipation, activités supplémentaires, changements d'intention."
+        ),
+        scenario_type=ActionScenario,
+        dice_for=action.dice_for,
+        resolve=action.resolve,
+        odds=action.odds,
+        scene=narrative.action_scene,
+        story=narrative.action_story,
+        examples=examples.action_examples,
+    )
 )
 
 __all__ = ["ACTION", "RULESET"]
