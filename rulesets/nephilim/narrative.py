@@ -201,7 +201,7 @@ TERRIBLE = (
 CRITICAL = (
     "Le geste de {a} est parfait — un coup critique, d'une précision qui double sa force.",
     "Tout s'aligne : le Ka, le corps, l'arme. Réussite critique.",
-    "Une ouverture, un éclair : {a} frappe exactement là où il faut.",
+    "Une ouverture, un éclair : {a} frappe exactement là où il faut — un coup critique.",
 )
 INSENSITIVE = (
     "La part magique du coup glisse sur {d} sans prise : la magie ne l'atteint pas.",
