@@ -44,7 +44,6 @@ from rulesets.nephilim.model import (
     Effect,
     Element,
     Mode,
-    ProtectionSlot,
     RetenueOrder,
     Scenario,
 )
@@ -307,7 +306,7 @@ def attack_approach(scn: Scenario) -> int:
 
 
 def defence_approach(defender: Defender) -> int:
-    if defender.kind.value != "nephilim" or defender.approach_element not in defender.defence.elements:
+    if defender.kind.value != "nephilim" or not defender.defence.elements.has(defender.approach_element):
         return 0
     return defender.approach_value
 
@@ -332,7 +331,7 @@ def _condition(cond: Condition, attacker_side: bool, s: Situation) -> bool:
         case Condition.MELEE_WEAPON:
             return scn.attacker.weapon.category is Mode.MELEE
         case Condition.HAS_ARMOUR:
-            return any(p.slot is ProtectionSlot.ARMOUR and p.phys > 0 for p in d.protections)
+            return d.armour.phys > 0
         case Condition.COORDINATED:
             return scn.attacker.coordinated
         case Condition.TARGET_FAILED_KA_DOMINANT:
@@ -348,6 +347,42 @@ def weapon_magical(scn: Scenario, attacker_fx: Iterable[Active]) -> bool:
     return scn.attacker.weapon.magical or any(c.kind is ComponentKind.WEAPON_MAGICAL for c in attacker_fx)
 
 
+NUMERIC = (
+    ("attack", ComponentKind.ATTACK),
+    ("defence", ComponentKind.DEFENCE),
+    ("damage", ComponentKind.DAMAGE),
+    ("damage_phys", ComponentKind.DAMAGE_PHYS),
+    ("damage_mag", ComponentKind.DAMAGE_MAG),
+    ("protection_phys", ComponentKind.PROTECTION_PHYS),
+    ("protection_mag", ComponentKind.PROTECTION_MAG),
+    ("opponent_next_round_attack", ComponentKind.OPPONENT_NEXT_ROUND_ATTACK),
+)
+FLAGS = (
+    ("cancel_phys", ComponentKind.CANCEL_PHYS),
+    ("cancel_mag", ComponentKind.CANCEL_MAG),
+    ("cancel_all", ComponentKind.CANCEL_ALL),
+    ("null_non_mag_prot", ComponentKind.NULL_NON_MAG_PROT),
+    ("no_extra_defence_malus", ComponentKind.NO_EXTRA_DEFENCE_MALUS),
+    ("weapon_magical", ComponentKind.WEAPON_MAGICAL),
+    ("armour_magical", ComponentKind.ARMOUR_MAGICAL),
+)
+
+
+def components_of(fx: Effect) -> list[tuple[ComponentKind, int, Condition]]:
+    """An effect's typed components: (kind, value, condition); flags always apply."""
+    out: list[tuple[ComponentKind, int, Condition]] = []
+    for name, kind in NUMERIC:
+        value = getattr(fx, name)
+        if value:
+            out.append((kind, value, fx.condition))
+    if fx.opponent_defence:
+        out.append((ComponentKind.OPPONENT_DEFENCE, fx.opponent_defence, fx.opponent_defence_condition))
+    for name, kind in FLAGS:
+        if getattr(fx, name):
+            out.append((kind, 0, Condition.ALWAYS))
+    return out
+
+
 def active_components(
     effects: Iterable[Effect], attacker_side: bool, s: Situation, panel: Panel | None, magical_weapon: bool
 ) -> list[Active]:
@@ -358,6 +393,8 @@ def active_components(
     group = G_ATT if attacker_side else G_DEF
     weapon = s.scn.attacker.weapon
     for fx in effects:
+        if not fx.active:
+            continue
         if not fx.scope.covers(s.scn.mode):
             if panel:
                 panel.add("effect_off", group, fx.name, _("sans effet ({scope})").format(scope=fx.scope.label), rule)
@@ -371,36 +408,26 @@ def active_components(
         base = Active(fx.name, ComponentKind.NOTE, 0, fx.behaviour, fx.element, fx.threshold)
         if fx.behaviour is not Behaviour.NONE and not attacker_side:
             out.append(base)
-        for comp in fx.components:
-            if comp.kind is ComponentKind.NOTE:
-                if panel and _condition(comp.condition, attacker_side, s):
-                    panel.add("effect_note", G_INFO, fx.name, comp.note, rule)
-                continue
-            if comp.kind not in relevant:
+        if fx.note and panel:
+            panel.add("effect_note", G_INFO, fx.name, fx.note, rule)
+        for kind, value, condition in components_of(fx):
+            if kind not in relevant:
                 if panel:
-                    panel.add(
-                        "effect_off",
-                        G_INFO,
-                        fx.name,
-                        _("{kind} {value} : sans effet sur cet échange").format(
-                            kind=comp.kind.label, value=signed(comp.value)
-                        ),
-                        rule,
-                    )
+                    shown = kind.label + (f" {signed(value)}" if value else "")
+                    panel.add("effect_off", G_INFO, fx.name, _("{kind} : sans effet sur cet échange").format(kind=shown),
+                              rule)
                 continue
-            if not _condition(comp.condition, attacker_side, s):
+            if not _condition(condition, attacker_side, s):
                 if panel:
                     panel.add(
                         "effect_off",
                         group,
                         fx.name,
-                        _("{kind} : condition non remplie ({cond})").format(
-                            kind=comp.kind.label, cond=comp.condition.label.lower()
-                        ),
+                        _("{kind} : condition non remplie ({cond})").format(kind=kind.label, cond=condition.label.lower()),
                         rule,
                     )
                 continue
-            out.append(Active(fx.name, comp.kind, comp.value, fx.behaviour, fx.element, fx.threshold))
+            out.append(Active(fx.name, kind, value, fx.behaviour, fx.element, fx.threshold))
     return out
 
 
@@ -546,7 +573,7 @@ def resolve_strike(scn: Scenario, st: Strike, att_face: int, def_face: int | Non
     a, d = scn.attacker, s.defender
     att_fx = active_components(a.effects, True, s, panel, False)
     magical_weapon = weapon_magical(scn, att_fx)
-    def_fx = active_components(d.effects, False, s, panel, magical_weapon)
+    def_fx = active_components(scn.effects_of(st.defender_index), False, s, panel, magical_weapon)
 
     att_deg = attack_degree(scn, s, att_fx, panel)
     attack = read_roll(att_face, att_deg)
@@ -730,13 +757,13 @@ def _damage(
     armour_magical = [c.effect for c in def_fx if c.kind is ComponentKind.ARMOUR_MAGICAL]
     prot_phys = prot_mag = 0
     whole_cancel: str | None = None
-    for p in d.protections:
+    for slot, p in d.protections:
         pp, pm = p.phys, p.mag
         if p.use_optional_bonus and p.optional_bonus:
             pp += p.optional_bonus
             pm += p.optional_bonus
-        magical = p.magical or (p.slot is ProtectionSlot.ARMOUR and bool(armour_magical))
-        if p.element is not Element.NONE and p.slot is ProtectionSlot.MANTLE and p.element is w.element:
+        magical = p.magical or (slot == "armour" and bool(armour_magical) and pp > 0)
+        if p.element is not Element.NONE and p.element is w.element:
             whole_cancel = _("{name} : même élément que l'arme ({el})").format(name=p.name, el=w.element.label)
         if null_non_mag and not magical and pp:
             if panel:

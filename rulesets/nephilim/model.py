@@ -205,22 +205,6 @@ class DefenceStyle(Choice):
         }
 
 
-class ProtectionSlot(Choice):
-    ARMOUR = "armure"
-    SHIELD = "bouclier"
-    MANTLE = "manteau"
-    OTHER = "autre"
-
-    @classmethod
-    def labels(cls) -> Mapping[str, str]:
-        return {
-            "armure": _("Armure"),
-            "bouclier": _("Bouclier"),
-            "manteau": _("Manteau élémentaire"),
-            "autre": _("Autre protection"),
-        }
-
-
 class Scope(Choice):
     """Where a spell, invocation or formula works: (mêlée), (distance) or (mêlée+dist)."""
 
@@ -369,6 +353,44 @@ def _deg(label: str, ge: int = -30, le: int = 30, help: str = "") -> Spec:
     return Spec(label=label, ge=ge, le=le, help=help)
 
 
+# --------------------------------------------------------------------------- element and cadence sets
+
+ELEMENT_FIELDS = ("feu", "eau", "air", "terre", "lune")
+
+
+@dataclass(frozen=True, slots=True)
+class Elements:
+    """The elements an approach or a defence type allows (one checkbox each)."""
+
+    feu: Annotated[bool, Spec(label=_("Feu"))] = False
+    eau: Annotated[bool, Spec(label=_("Eau"))] = False
+    air: Annotated[bool, Spec(label=_("Air"))] = False
+    terre: Annotated[bool, Spec(label=_("Terre"))] = False
+    lune: Annotated[bool, Spec(label=_("Lune"))] = False
+
+    def members(self) -> tuple[Element, ...]:
+        return tuple(Element(name) for name in ELEMENT_FIELDS if getattr(self, name))
+
+    def has(self, element: Element) -> bool:
+        return element.value in ELEMENT_FIELDS and bool(getattr(self, element.value))
+
+    def describe(self) -> str:
+        return ", ".join(e.label for e in self.members()) or _("aucun")
+
+
+@dataclass(frozen=True, slots=True)
+class Cadences:
+    """The firing modes of a weapon (§5)."""
+
+    unique: Annotated[bool, Spec(label=_("Tir unique"))] = True
+    cpc: Annotated[bool, Spec(label=_("Coup par coup"))] = False
+    raf_ctrl: Annotated[bool, Spec(label=_("Rafale contrôlée"))] = False
+    raf_cont: Annotated[bool, Spec(label=_("Rafale continue"))] = False
+
+    def allows(self, cadence: Cadence) -> bool:
+        return bool(getattr(self, cadence.value))
+
+
 # --------------------------------------------------------------------------- table rows
 
 
@@ -380,7 +402,7 @@ class Approach:
     name: Annotated[str, Spec(label=_("Nom de l'approche"), max_length=120)] = "Standard"
     attack_modifier: Annotated[int, _deg(_("Modificateur d'attaque (degrés)"))] = 0
     damage_bonus_phys: Annotated[int, _deg(_("Bonus de dommages physiques"), 0, 20)] = 0
-    elements: Annotated[tuple[Element, ...], Spec(label=_("Éléments de l'approche"), max_items=6)] = ()
+    elements: Annotated[Elements, Spec(label=_("Éléments de l'approche"))] = field(default_factory=Elements)
     defence_malus_on_hit: Annotated[int, _deg(_("Malus à la défense adverse si l'attaque réussit"), 0, 20)] = 0
     opponent_next_round_malus: Annotated[int, _deg(_("Malus de l'adversaire au round suivant"), 0, 20)] = 0
     attacker_cannot_defend: Annotated[bool, Spec(label=_("L'attaquant ne peut pas se défendre ce round"))] = False
@@ -407,26 +429,28 @@ class Weapon:
     range_m: Annotated[int, _deg(_("Portée (m)"), 0, 100000)] = 0
     range_label: Annotated[str, Spec(label=_("Portée (texte)"), max_length=60)] = ""
     ammunition: Annotated[int, _deg(_("Munitions (0 : durée du sort)"), 0, 1000)] = 0
-    cadences: Annotated[tuple[Cadence, ...], Spec(label=_("Cadences"), max_items=4)] = ()
+    cadences: Annotated[Cadences, Spec(label=_("Cadences"))] = field(default_factory=Cadences)
 
 
 @dataclass(frozen=True, slots=True)
 class Ammunition:
-    """Ammunition for firearms (§7). ``compatible`` empty: every firearm."""
+    """Ammunition for firearms (§7). ``compatible`` blank: every firearm."""
 
     name: Annotated[str, Spec(label=_("Munition"), max_length=120)] = "Standard"
     damage_bonus: Annotated[int, _deg(_("Bonus de dommages de la munition"), 0, 20)] = 0
     compatible: Annotated[
-        tuple[str, ...], Spec(label=_("Armes compatibles"), max_items=20, help=_("Vide : toutes les armes à feu."))
-    ] = ()
+        str, Spec(label=_("Arme compatible"), max_length=120, help=_("Vide : toutes les armes à feu."))
+    ] = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Protection:
-    """A protection worn (§8): armour, Phalange replacement, invocation armour, mantle, shield."""
+    """A protection worn (§8): armour, Phalange replacement, invocation armour, mantle, shield.
+
+    ``element`` is set on elemental mantles only: a weapon of the same element is cancelled.
+    """
 
     name: Annotated[str, Spec(label=_("Protection"), max_length=120)] = "Aucune"
-    slot: Annotated[ProtectionSlot, Spec(label=_("Emplacement"))] = ProtectionSlot.ARMOUR
     phys: Annotated[int, _deg(_("Protection physique"), 0, 30)] = 0
     mag: Annotated[int, _deg(_("Protection magique"), 0, 30)] = 0
     magical: Annotated[bool, Spec(label=_("D'origine magique"))] = False
@@ -451,32 +475,52 @@ class DefenceType:
     failure_add_phys: Annotated[int, _deg(_("Si ratée : dommages physiques ajoutés"), 0, 30)] = 0
     failure_add_mag: Annotated[int, _deg(_("Si ratée : dommages magiques ajoutés"), 0, 30)] = 0
     no_extra_defence_malus: Annotated[bool, Spec(label=_("Pas de malus de défenses supplémentaires"))] = False
-    elements: Annotated[tuple[Element, ...], Spec(label=_("Éléments de la défense"), max_items=6)] = ()
+    elements: Annotated[Elements, Spec(label=_("Éléments de la défense"))] = field(default_factory=Elements)
     needs_shield: Annotated[bool, Spec(label=_("Nécessite un bouclier ou un objet"))] = False
     escapes: Annotated[bool, Spec(label=_("Si réussie : le défenseur s'échappe"))] = False
     needs_attack_roll: Annotated[bool, Spec(label=_("Si réussie : un jet d'attaque standard est requis"))] = False
 
 
 @dataclass(frozen=True, slots=True)
-class Component:
-    """One typed component of an effect."""
-
-    kind: Annotated[ComponentKind, Spec(label=_("Composante"))]
-    value: Annotated[int, _deg(_("Valeur"))] = 0
-    condition: Annotated[Condition, Spec(label=_("Condition"))] = Condition.ALWAYS
-    note: Annotated[str, Spec(label=_("Note"), max_length=200)] = ""
-
-
-@dataclass(frozen=True, slots=True)
 class Effect:
-    """A spell, invocation or formula (§12 attacker, §13 defender)."""
+    """A spell, invocation or formula (§12 attacker, §13 defender), made of typed components.
 
-    name: Annotated[str, Spec(label=_("Sort, invocation ou formule"), max_length=120)]
+    Numeric components apply when ``condition`` holds (the defence malus inflicted on the
+    opponent has its own condition); flags always apply within the effect's scope. A row with a
+    blank name is an empty form row and is ignored.
+    """
+
+    name: Annotated[str, Spec(label=_("Sort, invocation ou formule"), max_length=120)] = ""
     scope: Annotated[Scope, Spec(label=_("Portée de l'effet"))] = Scope.BOTH
-    components: Annotated[tuple[Component, ...], Spec(label=_("Composantes"), max_items=10)] = ()
+    target: Annotated[int, _deg(_("Défenseur concerné (0 : tous)"), 0, 6)] = 0
+    condition: Annotated[Condition, Spec(label=_("Condition des bonus"))] = Condition.ALWAYS
+    attack: Annotated[int, _deg(_("Degrés d'attaque"))] = 0
+    defence: Annotated[int, _deg(_("Degrés de défense"))] = 0
+    damage: Annotated[int, _deg(_("Dommages (type de l'arme)"))] = 0
+    damage_phys: Annotated[int, _deg(_("Dommages physiques"))] = 0
+    damage_mag: Annotated[int, _deg(_("Dommages magiques"))] = 0
+    protection_phys: Annotated[int, _deg(_("Protection physique"))] = 0
+    protection_mag: Annotated[int, _deg(_("Protection magique"))] = 0
+    opponent_defence: Annotated[int, _deg(_("Défense de l'adversaire (cet échange)"))] = 0
+    opponent_defence_condition: Annotated[Condition, Spec(label=_("Condition (défense adverse)"))] = Condition.ALWAYS
+    opponent_next_round_attack: Annotated[int, _deg(_("Attaque de l'adversaire au round suivant"))] = 0
+    cancel_phys: Annotated[bool, Spec(label=_("Annule les dommages physiques"))] = False
+    cancel_mag: Annotated[bool, Spec(label=_("Annule les dommages magiques"))] = False
+    cancel_all: Annotated[bool, Spec(label=_("Annule tous les dommages"))] = False
+    null_non_mag_prot: Annotated[bool, Spec(label=_("Annule la protection physique non magique (nullNonMagProt)"))] = (
+        False
+    )
+    no_extra_defence_malus: Annotated[bool, Spec(label=_("Pas de malus de défenses supplémentaires"))] = False
+    weapon_magical: Annotated[bool, Spec(label=_("L'arme devient d'origine magique"))] = False
+    armour_magical: Annotated[bool, Spec(label=_("L'armure devient d'origine magique"))] = False
     behaviour: Annotated[Behaviour, Spec(label=_("Comportement nommé"))] = Behaviour.NONE
     element: Annotated[Element, Spec(label=_("Élément (manteau)"))] = Element.NONE
     threshold: Annotated[int, _deg(_("Seuil (Retenue du souffle)"), 0, 100)] = 10
+    note: Annotated[str, Spec(label=_("Note sans effet chiffré"), max_length=200)] = ""
+
+    @property
+    def active(self) -> bool:
+        return bool(self.name)
 
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
@@ -528,8 +572,8 @@ class Attacker:
         elif self.kind is AttackerKind.NEPHILIM and value:
             if element is Element.NONE:
                 errors["approach_element"] = _("Choisissez l'élément de l'Approche.")
-            elif element not in self.approach.elements:
-                allowed = ", ".join(e.label for e in self.approach.elements) or _("aucun")
+            elif not self.approach.elements.has(element):
+                allowed = self.approach.elements.describe()
                 errors["approach_element"] = _(
                     "L'Approche Ka-{element} n'est pas permise par {approach} (éléments : {allowed})."
                 ).format(element=element.label, approach=self.approach.name, allowed=allowed)
@@ -551,14 +595,22 @@ class Defender:
     defence: Annotated[DefenceType, Spec(label=_("Type de défense"))] = field(default_factory=DefenceType)
     defence_number: Annotated[int, _deg(_("Défense n°"), 1, 10)] = 1
     defence_number_2: Annotated[int, _deg(_("Défense n° (2e attaque rapide)"), 1, 10)] = 2
-    protections: Annotated[tuple[Protection, ...], Spec(label=_("Protections"), max_items=6)] = ()
-    effects: Annotated[tuple[Effect, ...], Spec(label=_("Sorts, invocations, formules"), max_items=EFFECTS_MAX)] = ()
+    armour: Annotated[Protection, Spec(label=_("Armure"))] = field(default_factory=Protection)
+    shield: Annotated[Protection, Spec(label=_("Bouclier"))] = field(default_factory=lambda: Protection(name="Aucun"))
+    other: Annotated[Protection, Spec(label=_("Manteau ou autre protection"))] = field(
+        default_factory=lambda: Protection(name="Aucune")
+    )
     failed_ka_dominant: Annotated[bool, Spec(label=_("A échoué son jet de Ka dominant"))] = False
     wounds: Annotated[int, _deg(_("Malus de blessures (degrés)"), -30, 0)] = 0
     situational: Annotated[int, _deg(_("Modificateur de situation (degrés)"))] = 0
     carried_over: Annotated[int, _deg(_("Report du round précédent (degrés)"))] = 0
     margin_damage: Annotated[int, _deg(_("Marge > 10 : choix « −1 dommage »"), 0, 30)] = 0
     margin_malus: Annotated[int, _deg(_("Marge > 10 : choix « −1 attaque adverse »"), 0, 30)] = 0
+
+    @property
+    def protections(self) -> tuple[tuple[str, Protection], ...]:
+        """The protections worn, by slot ("armour", "shield", "other")."""
+        return (("armour", self.armour), ("shield", self.shield), ("other", self.other))
 
     @property
     def magic_sensitive(self) -> bool:
@@ -574,8 +626,8 @@ class Defender:
             errors["approach_value"] = _("Seul un Nephilim ajoute une Approche à sa défense.")
         elif value and element is Element.NONE:
             errors["approach_element"] = _("Choisissez l'élément de l'Approche.")
-        elif value and element not in self.defence.elements:
-            allowed = ", ".join(e.label for e in self.defence.elements) or _("aucun")
+        elif value and not self.defence.elements.has(element):
+            allowed = self.defence.elements.describe()
             errors["approach_element"] = _(
                 "L'Approche Ka-{element} n'est pas permise par la défense {defence} (éléments : {allowed})."
             ).format(element=element.label, defence=self.defence.name, allowed=allowed)
@@ -621,7 +673,15 @@ class Scenario:
     defenders: Annotated[
         tuple[Defender, ...], Spec(label=_("Défenseurs"), min_items=1, max_items=DEFENDERS_MAX)
     ] = (Defender(),)
+    defender_effects: Annotated[
+        tuple[Effect, ...],
+        Spec(label=_("Sorts, invocations, formules des défenseurs"), max_items=EFFECTS_MAX * DEFENDERS_MAX),
+    ] = ()
     settings: Annotated[Settings, Spec(label=_("Réglages de règles"))] = field(default_factory=Settings)
+
+    def effects_of(self, index: int) -> tuple[Effect, ...]:
+        """The effects on defender ``index`` (0-based): those aimed at it and those for all."""
+        return tuple(e for e in self.defender_effects if e.active and e.target in (0, index + 1))
 
     @property
     def rapid(self) -> bool:
@@ -641,7 +701,7 @@ class Scenario:
             errors["attacker.weapon.category"] = _(
                 "L'arme {weapon} ({category}) ne convient pas : il faut une arme de type {expected}."
             ).format(weapon=weapon.name, category=weapon.category.label.lower(), expected=expected.label.lower())
-        if self.cadence is not Cadence.UNIQUE and self.cadence not in weapon.cadences:
+        if self.cadence is not Cadence.UNIQUE and not weapon.cadences.allows(self.cadence):
             errors["cadence"] = _("L'arme {weapon} ne permet pas la cadence « {cadence} ».").format(
                 weapon=weapon.name, cadence=self.cadence.label
             )
@@ -654,10 +714,13 @@ class Scenario:
         if ammo.damage_bonus:
             if not weapon.firearm:
                 errors["attacker.ammunition"] = _("Les munitions ne s'emploient qu'avec une arme à feu.")
-            elif ammo.compatible and weapon.name not in ammo.compatible:
+            elif ammo.compatible and weapon.name != ammo.compatible:
                 errors["attacker.ammunition"] = _("La munition {ammo} ne convient pas à l'arme {weapon}.").format(
                     ammo=ammo.name, weapon=weapon.name
                 )
+        for i, effect in enumerate(self.defender_effects):
+            if effect.target > len(self.defenders):
+                errors[f"defender_effects.{i}.target"] = _("Il n'y a pas de défenseur n°{n}.").format(n=effect.target)
         for i, defender in enumerate(self.defenders):
             if defender.defence.context is not self.mode:
                 errors[f"defenders.{i}.defence"] = _(

@@ -18,6 +18,7 @@ from rulesets.nephilim.model import (
     Cadence,
     DefenceStyle,
     Defender,
+    Effect,
     Element,
     Mode,
     Scenario,
@@ -43,7 +44,7 @@ def _attacker_kind(scn: Scenario) -> str:
     }[scn.attacker.kind]
 
 
-def _defender_phrase(d: Defender) -> str:
+def _defender_phrase(d: Defender, effects: Sequence[Effect]) -> str:
     kind = {
         "nephilim": _("un Nephilim"),
         "initie": _("un humain initié"),
@@ -51,15 +52,15 @@ def _defender_phrase(d: Defender) -> str:
         "selenim": _("un Selenim"),
         "autre": _("un être que la magie n'atteint pas") if not d.magic_sensitive else _("un adversaire"),
     }[d.kind.value]
-    armour = [p.name for p in d.protections if p.phys or p.mag]
+    armour = [p.name for _slot, p in d.protections if p.phys or p.mag]
     parts = [_("{name}, {kind}").format(name=d.name, kind=kind)]
     parts.append(_("choisit : {defence}").format(defence=d.defence.name.lower()))
     if d.defence_number > 1:
         parts.append(_("c'est sa défense n°{n} du round").format(n=d.defence_number))
     if armour:
         parts.append(_("protégé par {armour}").format(armour=_join(armour)))
-    if d.effects:
-        parts.append(_("sous l'effet de {fx}").format(fx=_join([f.name for f in d.effects])))
+    if effects:
+        parts.append(_("sous l'effet de {fx}").format(fx=_join([f.name for f in effects])))
     if d.wounds:
         parts.append(_("blessé ({w} degrés)").format(w=d.wounds))
     return ", ".join(parts)
@@ -88,17 +89,17 @@ def scene(scn: Scenario) -> str:
         sentences.append(_("Il a pris {n} round(s) pour viser.").format(n=a.approach.aiming_rounds))
     if a.ammunition.damage_bonus:
         sentences.append(_("Munitions : {ammo}.").format(ammo=a.ammunition.name))
-    if a.effects:
-        sentences.append(_("La magie l'accompagne : {fx}.").format(fx=_join([f.name for f in a.effects])))
+    if any(f.active for f in a.effects):
+        sentences.append(_("La magie l'accompagne : {fx}.").format(fx=_join([f.name for f in a.effects if f.active])))
     if a.wounds:
         sentences.append(_("Ses blessures le gênent ({w} degrés).").format(w=a.wounds))
     if a.situation:
         sentences.append(a.situation.rstrip(".") + ".")
     if len(scn.defenders) == 1:
-        sentences.append(_("En face, {d}.").format(d=_defender_phrase(scn.defenders[0])))
+        sentences.append(_("En face, {d}.").format(d=_defender_phrase(scn.defenders[0], scn.effects_of(0))))
     else:
         sentences.append(_("En face, {n} cibles : {ds}.").format(
-            n=len(scn.defenders), ds="; ".join(_defender_phrase(d) for d in scn.defenders)))
+            n=len(scn.defenders), ds="; ".join(_defender_phrase(d, scn.effects_of(i)) for i, d in enumerate(scn.defenders))))
     if scn.rapid:
         sentences.append(_("Deux coups partiront dans le même souffle."))
     return " ".join(sentences)

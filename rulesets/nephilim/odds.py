@@ -70,7 +70,7 @@ def strike_distribution(scn: Scenario, st: Strike) -> Distribution[StrikeFacts]:
     s = situation_for(scn, st)
     a, d = scn.attacker, s.defender
     att_fx = active_components(a.effects, True, s, None, False)
-    def_fx = active_components(d.effects, False, s, None, weapon_magical(scn, att_fx))
+    def_fx = active_components(scn.effects_of(st.defender_index), False, s, None, weapon_magical(scn, att_fx))
     att_deg = attack_degree(scn, s, att_fx, None)
     weights: dict[StrikeFacts, int] = defaultdict(int)
     for (hit, *_rest), (att_face, att_count) in _classes(att_deg, a.margin_damage).items():

@@ -26,6 +26,18 @@ def protection(name: str, **extra: Any) -> dict[str, Any]:
     return row
 
 
+SLOTS = {"armure": "armour", "bouclier": "shield", "manteau": "other", "autre": "other"}
+
+
+def _worn(defender_row: dict[str, Any]) -> dict[str, Any]:
+    """``protections=[rows]`` (test shorthand) → the armour / shield / other slots."""
+    row = dict(defender_row)
+    for p in row.pop("protections", []):
+        p = dict(p)
+        row[SLOTS[p.pop("slot", "armure")]] = p
+    return row
+
+
 def defence(name: str, context: str = "melee") -> dict[str, Any]:
     for r in t.DEFENCES:
         if r["name"] == name and r["context"] == context:
@@ -60,8 +72,12 @@ def defender(**fields: Any) -> dict[str, Any]:
 
 
 def scenario(att: dict[str, Any] | None = None, *defenders: dict[str, Any], **extra: Any) -> Scenario:
-    data: dict[str, Any] = {"mode": "melee", "attacker": att or attacker(),
-                            "defenders": list(defenders) or [defender()]}
+    rows = [_worn(d) for d in (list(defenders) or [defender()])]
+    effects = list(extra.pop("defender_effects", []))
+    for i, d in enumerate(rows):
+        effects.extend(dict(e, target=i + 1) for e in d.pop("effects", []))
+    data: dict[str, Any] = {"mode": "melee", "attacker": att or attacker(), "defenders": rows,
+                            "defender_effects": effects}
     data.update(extra)
     result: Scenario = parse(Scenario, data)
     return result

@@ -193,12 +193,36 @@ THROWN_DEFENCES: list[Row] = [
 DEFENCES = MELEE_DEFENCES + RANGED_DEFENCES + THROWN_DEFENCES
 
 
-def c(kind: str, value: int = 0, condition: str = "toujours", note: str = "") -> Row:
-    return {"kind": kind, "value": value, "condition": condition, "note": note}
+FIELD_OF = {
+    "attaque": "attack", "defense": "defence", "dommages": "damage", "dommages_phys": "damage_phys",
+    "dommages_mag": "damage_mag", "protection_phys": "protection_phys", "protection_mag": "protection_mag",
+    "attaque_adverse_round_suivant": "opponent_next_round_attack", "annule_phys": "cancel_phys",
+    "annule_mag": "cancel_mag", "annule_tout": "cancel_all", "null_non_mag_prot": "null_non_mag_prot",
+    "sans_malus_defenses": "no_extra_defence_malus", "arme_magique": "weapon_magical",
+    "armure_magique": "armour_magical",
+}
 
 
-def fx(name: str, scope: str, *components: Row, **extra: Any) -> Row:
-    row: Row = {"name": name, "scope": scope, "components": list(components)}
+def c(kind: str, value: int = 0, condition: str = "toujours", note: str = "") -> tuple[str, int, str, str]:
+    """One typed component, as the seed words it."""
+    return (kind, value, condition, note)
+
+
+def fx(name: str, scope: str, *components: tuple[str, int, str, str], **extra: Any) -> Row:
+    """An effect row: its components laid out on the effect's typed fields."""
+    row: Row = {"name": name, "scope": scope}
+    for kind, value, condition, note in components:
+        if kind == "note":
+            row["note"] = note
+        elif kind == "defense_adverse":
+            row["opponent_defence"] = value
+            row["opponent_defence_condition"] = condition
+        elif value:
+            row[FIELD_OF[kind]] = value
+            if condition != "toujours":
+                row["condition"] = condition
+        else:
+            row[FIELD_OF[kind]] = True
     row.update(extra)
     return row
 
@@ -254,6 +278,21 @@ DEFENDER_EFFECTS: list[Row] = [
     fx("Transmutation du fauve d'orfèvre", "tous", c("protection_phys", 6), behaviour="transmutation_du_fauve"),
     fx("Vaisseau de l'androgyne sacré", "tous", c("protection_phys", 10)),
 ]
+
+def _normalise(rows: list[Row]) -> None:
+    """Element and cadence lists become their checkbox objects; ammunition names one weapon."""
+    for r in rows:
+        if isinstance(r.get("elements"), list):
+            r["elements"] = dict.fromkeys(r["elements"], True)
+        if isinstance(r.get("cadences"), list):
+            r["cadences"] = {c: c in r["cadences"] for c in ("unique", "cpc", "raf_ctrl", "raf_cont")}
+        if isinstance(r.get("compatible"), list):
+            r["compatible"] = r["compatible"][0] if r["compatible"] else ""
+
+
+for _rows in (MELEE_APPROACHES, RANGED_APPROACHES, RANGED_WEAPONS, AMMUNITIONS, DEFENCES):
+    _normalise(_rows)
+
 
 TABLES: dict[str, list[Row]] = {
     "melee_approaches": MELEE_APPROACHES,

@@ -101,7 +101,7 @@ def test_no_defender_at_all() -> None:
 
 
 def test_ammunition_for_an_incompatible_weapon() -> None:
-    ammo = {"name": "Balles blindées d'armes de poing", "damage_bonus": 2, "compatible": ["Pistolet 9mm"]}
+    ammo = {"name": "Balles blindées d'armes de poing", "damage_bonus": 2, "compatible": "Pistolet 9mm"}
     errors = errors_of(melee(attacker(kind="autre", weapon=weapon("Fusil d'assaut AK-47"), ammunition=ammo,
                                       approach=approach("Tir (visée 1r)")),
                              defender(defence=defence("Encaisser les dommages", "tir")), mode="tir"))
@@ -123,8 +123,13 @@ def test_a_defence_type_of_the_wrong_context() -> None:
 
 def test_a_mantle_effect_needs_an_element() -> None:
     mantle = {"name": "Manteau", "behaviour": "manteau_elementaire"}
-    errors = errors_of(melee(attacker(), defender(effects=[mantle])))
-    assert errors["scenario.defenders.0.effects.0.element"] == "Un manteau élémentaire doit avoir un élément."
+    errors = errors_of(melee(attacker(), defender(), defender_effects=[mantle]))
+    assert errors["scenario.defender_effects.0.element"] == "Un manteau élémentaire doit avoir un élément."
+
+
+def test_a_defender_effect_aimed_at_a_missing_defender() -> None:
+    errors = errors_of(melee(attacker(), defender(), defender_effects=[{"name": "Précognition", "defence": 4, "target": 3}]))
+    assert errors["scenario.defender_effects.0.target"] == "Il n'y a pas de défenseur n°3."
 
 
 def test_an_unknown_field_is_refused() -> None:

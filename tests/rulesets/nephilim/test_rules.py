@@ -394,7 +394,7 @@ def test_encaisser_reads_no_defence_die() -> None:
 def test_eau_forte_halves_the_attackers_phys_at_range_rounding_down() -> None:
     scn = ranged(attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil de chasse cal.12"), kind="autre",
                           ammunition={"name": "Cartouches de chasse (courte portée)", "damage_bonus": 3,
-                                          "compatible": ["Fusil de chasse cal.12"]}),
+                                          "compatible": "Fusil de chasse cal.12"}),
                  defender(defence=defence("Encaisser les dommages", "tir"),
                           effects=[def_fx("Eau-forte des murailles d'Atlantis")]))
     result = run(scn, attaque_1=20)
@@ -439,7 +439,7 @@ def test_taurus_deals_mixed_damage_through_mundane_armour_but_not_an_invocation_
 def test_ammunition_adds_to_a_compatible_firearm() -> None:
     scn = ranged(attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47"),
                           ammunition={"name": "Balles blindées de fusils d'assaut", "damage_bonus": 4,
-                                      "compatible": ["Fusil d'assaut AK-47"]}),
+                                      "compatible": "Fusil d'assaut AK-47"}),
                  defender(defence=defence("Encaisser les dommages", "tir")))
     assert run(scn, attaque_1=20).numbers["phys_taken"] == 8
 

@@ -47,7 +47,7 @@ def test_every_row_of_every_table_parses_as_scenario_data(table: str) -> None:
         elif kind == "approach" and mode != "melee":
             data["attacker"]["weapon"] = dict(HEAVY_MELEE, category=mode)
         elif kind == "ammunition":
-            data["attacker"]["weapon"] = weapon(row["compatible"][0] if row["compatible"] else "Pistolet 9mm")
+            data["attacker"]["weapon"] = weapon(row["compatible"] or "Pistolet 9mm")
             data["mode"] = "tir"
             data["attacker"]["approach"] = approach("Tir (visée 1r)")
             data["defenders"] = [{"defence": {"context": "tir"}}]
@@ -79,7 +79,7 @@ def test_each_approach_moves_the_attack_degree_by_its_modifier(row: dict[str, An
 
 @pytest.mark.parametrize("row", t.AMMUNITIONS, ids=[r["name"] for r in t.AMMUNITIONS])
 def test_each_ammunition_adds_its_bonus_to_a_compatible_firearm(row: dict[str, Any]) -> None:
-    gun = weapon(row["compatible"][0] if row["compatible"] else "Carabine 22 long rifle")
+    gun = weapon(row["compatible"] or "Carabine 22 long rifle")
     scn = scenario(attacker(kind="autre", weapon=gun, ammunition=row, approach=approach("Tir (visée 1r)")),
                    defender(defence=defence("Encaisser les dommages", "tir")), mode="tir")
     assert _numbers(run(scn, attaque_1=20)) == (gun["phys"] + row["damage_bonus"], 0)
@@ -214,7 +214,7 @@ def test_each_defender_effect_changes_what_it_says(row: dict[str, Any]) -> None:
 
 def test_the_mantle_can_also_be_an_effect_with_a_named_behaviour() -> None:
     mantle = {"name": "Manteau élémentaire (sort)", "behaviour": "manteau_elementaire", "element": "feu",
-              "components": [{"kind": "protection_phys", "value": 3}, {"kind": "protection_mag", "value": 3}]}
+              "protection_phys": 3, "protection_mag": 3}
     same = scenario(attacker(weapon=weapon("Glaive élémentaire de Feu")), defender(effects=[mantle]))
     other = scenario(attacker(weapon=weapon("Glaive élémentaire d'Eau")), defender(effects=[mantle]))
     assert _numbers(run(same, attaque_1=22)) == (0, 0)
