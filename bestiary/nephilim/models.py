@@ -72,7 +72,7 @@ class Approach(ElementsMixin):
     class Meta:
         verbose_name = _("approche d'attaque")
         verbose_name_plural = _("approches d'attaque")
-        ordering = ["order", "name"]
+        ordering = ("order", "name")
 
     def __str__(self) -> str:
         return self.name
@@ -121,7 +121,7 @@ class Weapon(models.Model):
     class Meta:
         verbose_name = _("arme")
         verbose_name_plural = _("armes")
-        ordering = ["category", "order", "name"]
+        ordering = ("category", "order", "name")
 
     def __str__(self) -> str:
         mag = f"/{self.mag} MAG" if self.mag else ""
@@ -165,7 +165,7 @@ class Ammunition(models.Model):
     class Meta:
         verbose_name = _("munition")
         verbose_name_plural = _("munitions")
-        ordering = ["order", "name"]
+        ordering = ("order", "name")
 
     def __str__(self) -> str:
         return f"{self.name} (+{self.damage_bonus})"
@@ -202,7 +202,7 @@ class Protection(models.Model):
     class Meta:
         verbose_name = _("protection")
         verbose_name_plural = _("protections")
-        ordering = ["family", "order", "name"]
+        ordering = ("family", "order", "name")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.phys}/{self.mag})"
@@ -250,8 +250,8 @@ class DefenceType(ElementsMixin):
     class Meta:
         verbose_name = _("type de défense")
         verbose_name_plural = _("types de défense")
-        ordering = ["context", "order", "name"]
-        constraints = [models.UniqueConstraint(fields=["name", "context"], name="nephilim_defence_name_context")]
+        ordering = ("context", "order", "name")
+        constraints = (models.UniqueConstraint(fields=["name", "context"], name="nephilim_defence_name_context"),)
 
     def __str__(self) -> str:
         return f"{self.name} ({Mode(self.context).label.lower()})"
@@ -334,8 +334,8 @@ class Effect(models.Model):
     class Meta:
         verbose_name = _("sort, invocation ou formule")
         verbose_name_plural = _("sorts, invocations et formules")
-        ordering = ["side", "kind", "order", "name"]
-        constraints = [models.UniqueConstraint(fields=["name", "side"], name="nephilim_effect_name_side")]
+        ordering = ("side", "kind", "order", "name")
+        constraints = (models.UniqueConstraint(fields=["name", "side"], name="nephilim_effect_name_side"),)
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_kind_display()}, {self.get_scope_display()})"
@@ -391,7 +391,7 @@ class Creature(models.Model):
     class Meta:
         verbose_name = _("créature")
         verbose_name_plural = _("créatures")
-        ordering = ["category", "name"]
+        ordering = ("category", "name")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_category_display()})"
