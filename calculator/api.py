@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Schema, Status
 
 from calculator import services
 from rulesets.core.registry import Ruleset, load_all
@@ -158,8 +158,8 @@ def _body(request: HttpRequest) -> Any:
         raise ScenarioError({"__all__": services.ERROR_NOT_JSON}) from None
 
 
-def _bad(exc: ScenarioError) -> tuple[int, dict[str, Any]]:
-    return 400, {"message": ERROR_INVALID, "errors": exc.errors}
+def _bad(exc: ScenarioError) -> Status[Any]:
+    return Status(400, {"message": ERROR_INVALID, "errors": exc.errors})
 
 
 @api.get("/rulesets", response=list[RulesetOut], summary="Systèmes de règles disponibles")
@@ -240,8 +240,11 @@ for _ruleset in load_all().values():
 
 
 @api.api_operation(["GET", "POST"], "/rulesets/{slug}/{action}", response={404: ErrorOut}, include_in_schema=False)
-def unknown_ruleset(request: HttpRequest, slug: str, action: str) -> tuple[int, dict[str, Any]]:
-    return 404, {
-        "message": ERROR_UNKNOWN_RULESET,
-        "errors": {"slug": f"« {slug} » n'est pas un système de règles disponible."},
-    }
+def unknown_ruleset(request: HttpRequest, slug: str, action: str) -> Status[Any]:
+    return Status(
+        404,
+        {
+            "message": ERROR_UNKNOWN_RULESET,
+            "errors": {"slug": f"« {slug} » n'est pas un système de règles disponible."},
+        },
+    )

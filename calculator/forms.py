@@ -30,7 +30,7 @@ def _is_dataclass_type(tp: Any) -> bool:
 
 
 def _list_item(tp: Any) -> Any | None:
-    args = getattr(tp, "__args__", ())
+    args: tuple[Any, ...] = tuple(getattr(tp, "__args__", ()))
     if getattr(tp, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis:
         return args[0]
     return None
@@ -111,7 +111,7 @@ class ScenarioForm(forms.Form):
         defaults: dict[str, Any],
         data: QueryDict | None = None,
     ) -> None:
-        super().__init__(data=data if data is not None and MARKER in data else None)
+        bound = data is not None and MARKER in data
         self.ruleset = ruleset
         self.plugin = plugin
         self.flat_defaults = flatten(defaults)
@@ -122,6 +122,14 @@ class ScenarioForm(forms.Form):
             for leaf in leaves(ruleset.scenario_type, self.rows)
             if not any(leaf.path == h or leaf.path.startswith(h + ".") for h in plugin.hidden)
         ]
+        if bound and data is not None:
+            # a value left out of the URL is the default: show it (a missing checkbox is unticked)
+            data = data.copy()
+            for leaf in self.leaves:
+                if leaf.path not in data and leaf.info.type is not bool:
+                    default = self.flat_defaults.get(leaf.path, _default(leaf))
+                    data[leaf.path] = "" if default is None else str(default)
+        super().__init__(data=data if bound else None)
         for leaf in self.leaves:
             self.fields[leaf.path] = _form_field(leaf, self.flat_defaults.get(leaf.path, _default(leaf)))
         self.spec = DiceSpec()
@@ -142,8 +150,11 @@ class ScenarioForm(forms.Form):
                 widget=forms.TextInput(
                     attrs={
                         "class": "die",
+                        "id": "die-" + slot.key.replace(".", "-"),
                         "inputmode": "numeric",
                         "autocomplete": "off",
+                        # a live redraw of the scene keeps what was already typed in this die
+                        "hx-preserve": "true",
                         "placeholder": "?",
                         "data-width": str(max(len(str(f)) for f in slot.die.faces)),
                         "title": _("Faces : {faces}. Vide : lancé par le serveur.").format(
@@ -251,7 +262,7 @@ def apply_form_actions(data: QueryDict, cls: type, groups: dict[str, Any]) -> tu
     """Apply the buttons that edit the form instead of resolving it.
 
     ``_add=npcs`` adds a row, ``_del=npcs.1`` removes one, ``_load=preset.npc.0`` copies a bestiary
-    entry into its fields. Returns the new data and whether such a button was pressed.
+    entry into its fields, ``_refresh`` redraws the scene and the dice (what htmx does live). Returns the new data and whether such a button was pressed.
     """
     out = data.copy()
     acted = False
@@ -297,7 +308,9 @@ def apply_form_actions(data: QueryDict, cls: type, groups: dict[str, Any]) -> tu
                 else:
                     out[name] = str(value)
         acted = True
-    for key in ("_add", "_del", "_load"):
+    if "_refresh" in data:
+        acted = True
+    for key in ("_add", "_del", "_load", "_refresh"):
         if key in out:
             del out[key]
     return out, acted

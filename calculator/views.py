@@ -109,10 +109,7 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "charts": [chart_view(c) for c in odds.charts] if odds else [],
         "rows": form.rows,
         "final_numbers": _summary(plugin, resolution),
-        "variations": [
-            (label, permalink(ruleset, resolution, plugin.hidden, changes), current)
-            for label, changes, current in (plugin.variations(resolution) if plugin.variations and resolution else [])
-        ],
+        "variations": _variations(ruleset, plugin, resolution),
     }
     template = "calculator/page.html"
     if request.htmx and not request.htmx.boosted:
@@ -129,6 +126,17 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             response = push_url(response, link)
         return response
     return render(request, template, context, status=status)
+
+
+def _variations(
+    ruleset: Ruleset, plugin: plugins.WebPlugin, resolution: Resolution | None
+) -> list[tuple[str, str, bool]]:
+    if resolution is None or plugin.variations is None:
+        return []
+    return [
+        (label, permalink(ruleset, resolution, plugin.hidden, changes), current)
+        for label, changes, current in plugin.variations(resolution)
+    ]
 
 
 def _summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:

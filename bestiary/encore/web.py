@@ -4,12 +4,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rulesets.core.i18n import de
-
 from bestiary.encore import selectors
 from bestiary.encore.models import Protection
-from rulesets.core.request import Resolution
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from rulesets.core.i18n import de
+from rulesets.core.request import Resolution
 
 
 def presets() -> list[PresetGroup]:

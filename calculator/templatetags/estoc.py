@@ -27,7 +27,7 @@ def field(form: ScenarioForm, *parts: Any) -> SafeString:
     name = _path(*parts)
     if name not in form.fields:
         return SafeString("")
-    return as_crispy_field(form[name])
+    return SafeString(as_crispy_field(form[name]))
 
 
 @register.simple_tag

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rulesets.core.results import Example
 from rulesets.core.i18n import _
+from rulesets.core.results import Example
 
 ALDRIC = {
     "name": "Aldric",
