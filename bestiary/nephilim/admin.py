@@ -28,8 +28,10 @@ class WeaponAdmin(ModelAdmin):
     fieldsets = (
         (None, {"fields": ["name", "category", "order", "degree", "phys", "mag", "type", "element"]}),
         ("Magie", {"fields": ["magical", "null_non_mag_prot"]}),
-        ("Tir", {"fields": ["firearm", "range_m", "range_label", "ammunition", "unique", "cpc", "raf_ctrl",
-                            "raf_cont"]}),
+        (
+            "Tir",
+            {"fields": ["firearm", "range_m", "range_label", "ammunition", "unique", "cpc", "raf_ctrl", "raf_cont"]},
+        ),
     )
 
 
@@ -49,8 +51,16 @@ class ProtectionAdmin(ModelAdmin):
 
 @admin.register(DefenceType)
 class DefenceTypeAdmin(ModelAdmin):
-    list_display = ("name", "context", "style", "modifier", "success_reduce_phys", "success_reduce_mag",
-                    "success_cancel", "elements_label")
+    list_display = (
+        "name",
+        "context",
+        "style",
+        "modifier",
+        "success_reduce_phys",
+        "success_reduce_mag",
+        "success_cancel",
+        "elements_label",
+    )
     list_filter = ("context", "style", "success_cancel", "rolls", *ELEMENTS)
     search_fields = ("name",)
 
@@ -62,12 +72,37 @@ class EffectAdmin(ModelAdmin):
     search_fields = ("name", "note", "description")
     fieldsets = (
         (None, {"fields": ["name", "side", "kind", "scope", "order", "description", "note"]}),
-        ("Degrés", {"fields": ["condition", "attack", "defence", "opponent_defence", "opponent_defence_condition",
-                               "opponent_next_round_attack"]}),
-        ("Dommages et protections", {"fields": ["damage", "damage_phys", "damage_mag", "protection_phys",
-                                                "protection_mag"]}),
-        ("Annulations et drapeaux", {"fields": ["cancel_phys", "cancel_mag", "cancel_all", "null_non_mag_prot",
-                                                "no_extra_defence_malus", "weapon_magical", "armour_magical"]}),
+        (
+            "Degrés",
+            {
+                "fields": [
+                    "condition",
+                    "attack",
+                    "defence",
+                    "opponent_defence",
+                    "opponent_defence_condition",
+                    "opponent_next_round_attack",
+                ]
+            },
+        ),
+        (
+            "Dommages et protections",
+            {"fields": ["damage", "damage_phys", "damage_mag", "protection_phys", "protection_mag"]},
+        ),
+        (
+            "Annulations et drapeaux",
+            {
+                "fields": [
+                    "cancel_phys",
+                    "cancel_mag",
+                    "cancel_all",
+                    "null_non_mag_prot",
+                    "no_extra_defence_malus",
+                    "weapon_magical",
+                    "armour_magical",
+                ]
+            },
+        ),
         ("Comportement nommé", {"fields": ["behaviour", "element", "threshold"]}),
     )
 

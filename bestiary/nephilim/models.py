@@ -108,7 +108,9 @@ class Weapon(models.Model):
     type = models.CharField(_("type"), max_length=3, choices=_choices(WeaponType), default=WeaponType.MADE.value)
     element = models.CharField(_("élément"), max_length=10, choices=_choices(Element), default=Element.NONE.value)
     magical = models.BooleanField(_("magique"), default=False)
-    null_non_mag_prot = models.BooleanField(_("transperce les protections non magiques (nullNonMagProt)"), default=False)
+    null_non_mag_prot = models.BooleanField(
+        _("transperce les protections non magiques (nullNonMagProt)"), default=False
+    )
     firearm = models.BooleanField(_("arme à feu"), default=False)
     range_m = models.PositiveIntegerField(_("portée (m)"), default=0)
     range_label = models.CharField(_("portée (texte)"), max_length=60, blank=True)
@@ -264,21 +266,42 @@ class DefenceType(ElementsMixin):
             "elements": self.elements_data(),
         }
         for f in (
-            "rolls", "modifier", "success_reduce_phys", "success_reduce_mag", "success_cancel",
-            "success_no_minimum", "failure_add_phys", "failure_add_mag", "no_extra_defence_malus",
-            "needs_shield", "escapes", "needs_attack_roll",
+            "rolls",
+            "modifier",
+            "success_reduce_phys",
+            "success_reduce_mag",
+            "success_cancel",
+            "success_no_minimum",
+            "failure_add_phys",
+            "failure_add_mag",
+            "no_extra_defence_malus",
+            "needs_shield",
+            "escapes",
+            "needs_attack_roll",
         ):
             data[f] = getattr(self, f)
         return data
 
 
 EFFECT_NUMBERS = (
-    "attack", "defence", "damage", "damage_phys", "damage_mag", "protection_phys", "protection_mag",
-    "opponent_defence", "opponent_next_round_attack",
+    "attack",
+    "defence",
+    "damage",
+    "damage_phys",
+    "damage_mag",
+    "protection_phys",
+    "protection_mag",
+    "opponent_defence",
+    "opponent_next_round_attack",
 )
 EFFECT_FLAGS = (
-    "cancel_phys", "cancel_mag", "cancel_all", "null_non_mag_prot", "no_extra_defence_malus",
-    "weapon_magical", "armour_magical",
+    "cancel_phys",
+    "cancel_mag",
+    "cancel_all",
+    "null_non_mag_prot",
+    "no_extra_defence_malus",
+    "weapon_magical",
+    "armour_magical",
 )
 
 
@@ -303,8 +326,9 @@ class Effect(models.Model):
     kind = models.CharField(_("genre"), max_length=10, choices=Kind.choices)
     name = models.CharField(_("nom"), max_length=100)
     scope = models.CharField(_("portée"), max_length=10, choices=_choices(Scope), default=Scope.BOTH.value)
-    condition = models.CharField(_("condition des bonus"), max_length=30, choices=_choices(Condition),
-                                 default=Condition.ALWAYS.value)
+    condition = models.CharField(
+        _("condition des bonus"), max_length=30, choices=_choices(Condition), default=Condition.ALWAYS.value
+    )
     attack = _degree(_("degrés d'attaque"))
     defence = _degree(_("degrés de défense"))
     damage = _degree(_("dommages (type de l'arme)"))
@@ -324,8 +348,9 @@ class Effect(models.Model):
     no_extra_defence_malus = models.BooleanField(_("pas de malus de défenses supplémentaires"), default=False)
     weapon_magical = models.BooleanField(_("l'arme devient d'origine magique"), default=False)
     armour_magical = models.BooleanField(_("l'armure devient d'origine magique"), default=False)
-    behaviour = models.CharField(_("comportement nommé"), max_length=30, choices=_choices(Behaviour),
-                                 default=Behaviour.NONE.value)
+    behaviour = models.CharField(
+        _("comportement nommé"), max_length=30, choices=_choices(Behaviour), default=Behaviour.NONE.value
+    )
     element = models.CharField(_("élément (manteau)"), max_length=10, choices=_choices(Element), default="aucun")
     threshold = _degree(_("seuil (Retenue du souffle)"), 0, 100, 10)
     note = models.CharField(_("note sans effet chiffré"), max_length=200, blank=True)
@@ -371,21 +396,31 @@ class Creature(models.Model):
     category = models.CharField(_("catégorie"), max_length=20, choices=Category.choices)
     degree = _degree(_("Vécu ou Menace (degré)"), 0, 30, 5)
     defence_degree = _degree(_("degré de défense"), 0, 30, 5)
-    approach_element = models.CharField(_("élément de l'Approche"), max_length=10, choices=_choices(Element),
-                                        default="aucun")
+    approach_element = models.CharField(
+        _("élément de l'Approche"), max_length=10, choices=_choices(Element), default="aucun"
+    )
     approach_value = _degree(_("Approche (valeur du Ka)"), 0, 30)
     ka_feu = _degree(_("Ka-Feu"), 0, 30)
     initiative_ka = _degree(_("Ka-Eau, Ka-Soleil ou Menace (initiative)"), 0, 30)
     metamorphe = _degree(_("Métamorphe"), 0, 10)
-    sensitivity = models.CharField(_("sensibilité magique"), max_length=12, choices=_choices(Sensitivity),
-                                   default=Sensitivity.AUTO.value)
+    sensitivity = models.CharField(
+        _("sensibilité magique"), max_length=12, choices=_choices(Sensitivity), default=Sensitivity.AUTO.value
+    )
     weapon = models.ForeignKey(Weapon, verbose_name=_("arme"), on_delete=models.PROTECT, related_name="creatures")
-    armour = models.ForeignKey(Protection, verbose_name=_("armure"), null=True, blank=True,
-                               on_delete=models.PROTECT, related_name="+")
-    shield = models.ForeignKey(Protection, verbose_name=_("bouclier"), null=True, blank=True,
-                               on_delete=models.PROTECT, related_name="+")
-    other = models.ForeignKey(Protection, verbose_name=_("manteau ou autre protection"), null=True, blank=True,
-                              on_delete=models.PROTECT, related_name="+")
+    armour = models.ForeignKey(
+        Protection, verbose_name=_("armure"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    shield = models.ForeignKey(
+        Protection, verbose_name=_("bouclier"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    other = models.ForeignKey(
+        Protection,
+        verbose_name=_("manteau ou autre protection"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
     notes = models.TextField(_("notes"), blank=True)
 
     class Meta:
@@ -402,8 +437,12 @@ class Creature(models.Model):
 
     @property
     def defender_kind(self) -> str:
-        if self.category in (DefenderKind.NEPHILIM.value, DefenderKind.INITIE.value, DefenderKind.SELENIM.value,
-                             DefenderKind.CREATURE.value):
+        if self.category in (
+            DefenderKind.NEPHILIM.value,
+            DefenderKind.INITIE.value,
+            DefenderKind.SELENIM.value,
+            DefenderKind.CREATURE.value,
+        ):
             return self.category
         return DefenderKind.AUTRE.value
 
@@ -433,7 +472,9 @@ class Creature(models.Model):
         empty = {"name": "Aucune", "phys": 0, "mag": 0, "magical": False, "element": "aucun", "optional_bonus": 0}
         for slot in ("armour", "shield", "other"):
             row: Protection | None = getattr(self, slot)
-            values = row.as_scenario() if row is not None else dict(empty, name="Aucun" if slot == "shield" else "Aucune")
+            values = (
+                row.as_scenario() if row is not None else dict(empty, name="Aucun" if slot == "shield" else "Aucune")
+            )
             data.update({f"{slot}.{k}": v for k, v in values.items()})
         return data
 

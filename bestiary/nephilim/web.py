@@ -27,23 +27,46 @@ def presets() -> list[PresetGroup]:
         return p.as_scenario()
 
     return [
-        PresetGroup("attacker", "attacker", _("Attaquant du bestiaire"), _presets(creatures, lambda c: c.as_attacker())),
-        PresetGroup("approach", "attacker.approach", _("Approche"),
-                    _presets(selectors.approach_list(), lambda a: _flat(a.as_scenario()))),
+        PresetGroup(
+            "attacker", "attacker", _("Attaquant du bestiaire"), _presets(creatures, lambda c: c.as_attacker())
+        ),
+        PresetGroup(
+            "approach",
+            "attacker.approach",
+            _("Approche"),
+            _presets(selectors.approach_list(), lambda a: _flat(a.as_scenario())),
+        ),
         PresetGroup("weapon", "attacker.weapon", _("Arme"), _presets(weapons, lambda w: _flat(w.as_scenario()))),
-        PresetGroup("ammunition", "attacker.ammunition", _("Munition"),
-                    _presets(selectors.ammunition_list(), lambda m: m.as_scenario())),
-        PresetGroup("attacker_effect", "attacker.effects.{row}", _("Sort, invocation, formule"),
-                    _presets(selectors.effect_list(Effect.Side.ATTACKER), lambda e: e.as_scenario())),
-        PresetGroup("defender", "defenders.{row}", _("Défenseur du bestiaire"),
-                    _presets(creatures, lambda c: c.as_defender())),
-        PresetGroup("defence", "defenders.{row}.defence", _("Type de défense"),
-                    _presets(selectors.defence_list(), lambda d: _flat(d.as_scenario()))),
+        PresetGroup(
+            "ammunition",
+            "attacker.ammunition",
+            _("Munition"),
+            _presets(selectors.ammunition_list(), lambda m: m.as_scenario()),
+        ),
+        PresetGroup(
+            "attacker_effect",
+            "attacker.effects.{row}",
+            _("Sort, invocation, formule"),
+            _presets(selectors.effect_list(Effect.Side.ATTACKER), lambda e: e.as_scenario()),
+        ),
+        PresetGroup(
+            "defender", "defenders.{row}", _("Défenseur du bestiaire"), _presets(creatures, lambda c: c.as_defender())
+        ),
+        PresetGroup(
+            "defence",
+            "defenders.{row}.defence",
+            _("Type de défense"),
+            _presets(selectors.defence_list(), lambda d: _flat(d.as_scenario())),
+        ),
         PresetGroup("armour", "defenders.{row}.armour", _("Armure"), _presets(armours, protection)),
         PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), _presets(shields, protection)),
         PresetGroup("other", "defenders.{row}.other", _("Manteau ou autre"), _presets(others, protection)),
-        PresetGroup("defender_effect", "defender_effects.{row}", _("Sort, invocation, formule"),
-                    _presets(selectors.effect_list(Effect.Side.DEFENDER), lambda e: e.as_scenario())),
+        PresetGroup(
+            "defender_effect",
+            "defender_effects.{row}",
+            _("Sort, invocation, formule"),
+            _presets(selectors.effect_list(Effect.Side.DEFENDER), lambda e: e.as_scenario()),
+        ),
     ]
 
 

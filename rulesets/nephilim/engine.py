@@ -401,9 +401,7 @@ def active_components(
             continue
         if fx.behaviour is Behaviour.TRANSMUTATION_DU_FAUVE and (magical_weapon or weapon.element is not Element.NONE):
             if panel:
-                panel.add(
-                    "effect_off", G_PROT, fx.name, _("inefficace contre une arme magique ou élémentaire"), rule
-                )
+                panel.add("effect_off", G_PROT, fx.name, _("inefficace contre une arme magique ou élémentaire"), rule)
             continue
         base = Active(fx.name, ComponentKind.NOTE, 0, fx.behaviour, fx.element, fx.threshold)
         if fx.behaviour is not Behaviour.NONE and not attacker_side:
@@ -414,8 +412,9 @@ def active_components(
             if kind not in relevant:
                 if panel:
                     shown = kind.label + (f" {signed(value)}" if value else "")
-                    panel.add("effect_off", G_INFO, fx.name, _("{kind} : sans effet sur cet échange").format(kind=shown),
-                              rule)
+                    panel.add(
+                        "effect_off", G_INFO, fx.name, _("{kind} : sans effet sur cet échange").format(kind=shown), rule
+                    )
                 continue
             if not _condition(condition, attacker_side, s):
                 if panel:
@@ -423,7 +422,9 @@ def active_components(
                         "effect_off",
                         group,
                         fx.name,
-                        _("{kind} : condition non remplie ({cond})").format(kind=kind.label, cond=condition.label.lower()),
+                        _("{kind} : condition non remplie ({cond})").format(
+                            kind=kind.label, cond=condition.label.lower()
+                        ),
                         rule,
                     )
                 continue
@@ -463,8 +464,11 @@ def attack_degree(scn: Scenario, s: Situation, att_fx: list[Active], panel: Pane
     a = scn.attacker
     rule_app = R_AM if scn.mode is Mode.MELEE else R_AD
     parts: list[tuple[str, int, str]] = [
-        (_("{kind} ({name})").format(kind="Vécu" if a.kind is not AttackerKind.AUTRE else "Menace", name=a.name),
-         a.degree, R_TYPES)
+        (
+            _("{kind} ({name})").format(kind="Vécu" if a.kind is not AttackerKind.AUTRE else "Menace", name=a.name),
+            a.degree,
+            R_TYPES,
+        )
     ]
     if s.attack_approach:
         parts.append((_("Approche Ka-{el}").format(el=a.approach_element.label), s.attack_approach, R_TYPES))
@@ -566,7 +570,9 @@ def situation_for(scn: Scenario, st: Strike) -> Situation:
     return Situation(scn, d, st.defence_number, attack_approach(scn), defence_approach(d))
 
 
-def resolve_strike(scn: Scenario, st: Strike, att_face: int, def_face: int | None, detail: bool = True) -> StrikeOutcome:
+def resolve_strike(
+    scn: Scenario, st: Strike, att_face: int, def_face: int | None, detail: bool = True
+) -> StrikeOutcome:
     """One attack roll against one defender, through the whole pipeline (twice with choices)."""
     panel = Panel(st.prefix, st.index) if detail else None
     s = situation_for(scn, st)
@@ -604,7 +610,21 @@ def resolve_strike(scn: Scenario, st: Strike, att_face: int, def_face: int | Non
         if panel and not hit:
             panel.add("miss", G_DMG, _("Attaque ratée"), _("aucun dommage"), R_PIPE)
         return StrikeOutcome(
-            st, attack, defence, hit, 0, 0, 0, 0, 0, 0, 0, 0, False, tier, tuple(next_round),
+            st,
+            attack,
+            defence,
+            hit,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            False,
+            tier,
+            tuple(next_round),
             tuple(panel.events) if panel else (),
         )
 
@@ -620,8 +640,22 @@ def resolve_strike(scn: Scenario, st: Strike, att_face: int, def_face: int | Non
     next_round.extend(_next_round_on_hit(scn, att_fx))
     tier = _tier(d, defence, phys + mag, cancelled)
     return StrikeOutcome(
-        st, attack, defence, hit, phys_raw, mag_raw, phys, mag, base[2], base[3], att_used, def_used, cancelled,
-        tier, tuple(next_round), tuple(panel.events) if panel else (),
+        st,
+        attack,
+        defence,
+        hit,
+        phys_raw,
+        mag_raw,
+        phys,
+        mag,
+        base[2],
+        base[3],
+        att_used,
+        def_used,
+        cancelled,
+        tier,
+        tuple(next_round),
+        tuple(panel.events) if panel else (),
     )
 
 
@@ -679,8 +713,13 @@ def _damage(
     phys, mag = w.phys, w.mag
     if panel:
         panel.add(
-            "weapon", G_DMG, w.name, f"PHYS {w.phys}" + (f" · MAG {w.mag}" if w.mag else ""), R_WEAPONS,
-            phys=w.phys, mag=w.mag,
+            "weapon",
+            G_DMG,
+            w.name,
+            f"PHYS {w.phys}" + (f" · MAG {w.mag}" if w.mag else ""),
+            R_WEAPONS,
+            phys=w.phys,
+            mag=w.mag,
         )
 
     def bonus(label: str, value: int, rule: str, typed: bool = True) -> None:
@@ -748,7 +787,13 @@ def _damage(
         if dt.needs_attack_roll and panel:
             panel.add("defence", G_NEXT, dt.name, _("jet d'attaque standard requis pour riposter"), R_DEF_MELEE)
     elif defence is not None and (dt.failure_add_phys or dt.failure_add_mag):
-        note(_("{defence} ratée").format(defence=dt.name), dt.failure_add_phys, dt.failure_add_mag, R_DEF_MELEE, "defence")
+        note(
+            _("{defence} ratée").format(defence=dt.name),
+            dt.failure_add_phys,
+            dt.failure_add_mag,
+            R_DEF_MELEE,
+            "defence",
+        )
         phys += dt.failure_add_phys
         mag += dt.failure_add_mag
 
@@ -806,8 +851,14 @@ def _damage(
         if c.behaviour is Behaviour.RETENUE_DU_SOUFFLE and c.kind is ComponentKind.NOTE:
             total = phys + (mag if sensitive else 0)
             if total <= c.threshold:
-                note(_("{name} : {t} ≤ {s}, annulés").format(name=c.effect, t=total, s=c.threshold), -phys, -mag,
-                     R_FX_DEF, "cancel", G_PROT)
+                note(
+                    _("{name} : {t} ≤ {s}, annulés").format(name=c.effect, t=total, s=c.threshold),
+                    -phys,
+                    -mag,
+                    R_FX_DEF,
+                    "cancel",
+                    G_PROT,
+                )
                 phys = mag = 0
                 cancelled = no_minimum = True
             else:
@@ -822,32 +873,50 @@ def _damage(
                         dm = min(cut, mag)
                         cut -= dm
                 phys, mag = phys - dp, mag - dm
-                note(_("{name} : {t} > {s}, −{s} au total").format(name=c.effect, t=total, s=c.threshold), -dp, -dm,
-                     R_FX_DEF, "cancel", G_PROT)
+                note(
+                    _("{name} : {t} > {s}, −{s} au total").format(name=c.effect, t=total, s=c.threshold),
+                    -dp,
+                    -dm,
+                    R_FX_DEF,
+                    "cancel",
+                    G_PROT,
+                )
 
     # 6. Minimum.
     if phys < 1 and not no_minimum and w.degree >= scn.settings.minimum_weapon_degree:
-        note(_("Minimum de dommages (arme de degré {deg})").format(deg=w.degree), 1 - phys, 0, R_MIN, "minimum",
-             G_TAKEN)
+        note(
+            _("Minimum de dommages (arme de degré {deg})").format(deg=w.degree), 1 - phys, 0, R_MIN, "minimum", G_TAKEN
+        )
         phys = 1
 
     # 7. Magic sensitivity.
     if mag and not sensitive:
-        note(_("{name} n'est pas sensible aux dommages magiques").format(name=d.name), 0, -mag, R_SENS, "insensitive",
-             G_TAKEN)
+        note(
+            _("{name} n'est pas sensible aux dommages magiques").format(name=d.name),
+            0,
+            -mag,
+            R_SENS,
+            "insensitive",
+            G_TAKEN,
+        )
         mag = 0
 
     # 8. Defender margin choices.
     if def_choices:
         new_phys, new_mag = max(0, phys - def_choices), max(0, mag - def_choices)
-        note(_("Marge > 10 : {n} choix « −1 dommage »").format(n=def_choices), new_phys - phys, new_mag - mag,
-             R_MARGIN)
+        note(_("Marge > 10 : {n} choix « −1 dommage »").format(n=def_choices), new_phys - phys, new_mag - mag, R_MARGIN)
         phys, mag = new_phys, new_mag
 
     if panel:
         panel.add(
-            "taken", G_TAKEN, _("{name} encaisse").format(name=d.name),
-            f"PHYS {phys} · MAG {mag}", R_PIPE, phys=phys, mag=mag, cancelled=cancelled,
+            "taken",
+            G_TAKEN,
+            _("{name} encaisse").format(name=d.name),
+            f"PHYS {phys} · MAG {mag}",
+            R_PIPE,
+            phys=phys,
+            mag=mag,
+            cancelled=cancelled,
         )
     return phys_raw, mag_raw, phys, mag, cancelled
 
@@ -865,29 +934,59 @@ def _final_events(
 ) -> None:
     a = scn.attacker
     panel.add(
-        "final_choice", G_FINAL, _("{name} : marge {m}, {c} choix").format(name=a.name, m=attack.margin, c=attack.choices),
-        _("{n} × +1 dommage, {k} × −1 défense adverse").format(n=att_used, k=min(a.margin_malus, attack.choices - att_used)),
+        "final_choice",
+        G_FINAL,
+        _("{name} : marge {m}, {c} choix").format(name=a.name, m=attack.margin, c=attack.choices),
+        _("{n} × +1 dommage, {k} × −1 défense adverse").format(
+            n=att_used, k=min(a.margin_malus, attack.choices - att_used)
+        ),
         R_MARGIN,
     )
     if a.margin_damage > att_used:
-        panel.add("final_ignored", G_FINAL, a.name,
-                  _("{n} choix demandé(s) au-delà de la marge disponible : ignoré(s)").format(n=a.margin_damage - att_used),
-                  R_MARGIN)
+        panel.add(
+            "final_ignored",
+            G_FINAL,
+            a.name,
+            _("{n} choix demandé(s) au-delà de la marge disponible : ignoré(s)").format(n=a.margin_damage - att_used),
+            R_MARGIN,
+        )
     if defence is not None:
         avail = defence.choices if defence.success else 0
         panel.add(
-            "final_choice", G_FINAL, _("{name} : marge {m}, {c} choix").format(name=d.name, m=defence.margin, c=avail),
+            "final_choice",
+            G_FINAL,
+            _("{name} : marge {m}, {c} choix").format(name=d.name, m=defence.margin, c=avail),
             _("{n} × −1 dommage, {k} × −1 attaque adverse").format(n=def_used, k=min(d.margin_malus, avail - def_used)),
             R_MARGIN,
         )
         if d.margin_damage > def_used:
-            panel.add("final_ignored", G_FINAL, d.name,
-                      _("{n} choix demandé(s) au-delà de la marge disponible : ignoré(s)").format(
-                          n=d.margin_damage - def_used), R_MARGIN)
-    panel.add("final_before", G_FINAL, _("Avant les choix"), f"PHYS {base[2]} · MAG {base[3]}", R_MARGIN,
-              phys=base[2], mag=base[3])
-    panel.add("final_after", G_FINAL, _("Dommages finals"), f"PHYS {final[2]} · MAG {final[3]}", R_MARGIN,
-              phys=final[2], mag=final[3])
+            panel.add(
+                "final_ignored",
+                G_FINAL,
+                d.name,
+                _("{n} choix demandé(s) au-delà de la marge disponible : ignoré(s)").format(
+                    n=d.margin_damage - def_used
+                ),
+                R_MARGIN,
+            )
+    panel.add(
+        "final_before",
+        G_FINAL,
+        _("Avant les choix"),
+        f"PHYS {base[2]} · MAG {base[3]}",
+        R_MARGIN,
+        phys=base[2],
+        mag=base[3],
+    )
+    panel.add(
+        "final_after",
+        G_FINAL,
+        _("Dommages finals"),
+        f"PHYS {final[2]} · MAG {final[3]}",
+        R_MARGIN,
+        phys=final[2],
+        mag=final[3],
+    )
 
 
 # --------------------------------------------------------------------------- the exchange
@@ -898,22 +997,55 @@ def _info_events(scn: Scenario) -> list[Event]:
     out: list[Event] = []
     mult = 2 if a.kind is AttackerKind.NEPHILIM else 1
     source = {"nephilim": "Ka-Eau × 2", "initie": "Ka-Soleil", "autre": "Menace ou Ka-élément"}[a.kind.value]
-    out.append(Event("initiative", _("Initiative et MV de {name}").format(name=a.name),
-                     f"{a.initiative_ka * mult} ({source})", R_TYPES, G_INFO, {"value": a.initiative_ka * mult}))
+    out.append(
+        Event(
+            "initiative",
+            _("Initiative et MV de {name}").format(name=a.name),
+            f"{a.initiative_ka * mult} ({source})",
+            R_TYPES,
+            G_INFO,
+            {"value": a.initiative_ka * mult},
+        )
+    )
     if a.approach.attacker_cannot_defend:
-        out.append(Event("no_defence", a.approach.name, _("{name} ne peut pas se défendre ce round").format(name=a.name),
-                         R_AM, G_INFO))
+        out.append(
+            Event(
+                "no_defence",
+                a.approach.name,
+                _("{name} ne peut pas se défendre ce round").format(name=a.name),
+                R_AM,
+                G_INFO,
+            )
+        )
     if a.approach.aiming_rounds:
-        out.append(Event("aiming", a.approach.name, _("{n} round(s) de visée").format(n=a.approach.aiming_rounds),
-                         R_AD, G_INFO))
+        out.append(
+            Event(
+                "aiming", a.approach.name, _("{n} round(s) de visée").format(n=a.approach.aiming_rounds), R_AD, G_INFO
+            )
+        )
     if scn.rapid:
         out.append(Event("rapid", _("Attaque rapide"), _("deux attaques, un même type de défense"), R_RAPID, G_INFO))
     if len(scn.defenders) > 1:
-        out.append(Event("multi", scn.cadence.label, _("{n} cibles, une colonne chacune").format(n=len(scn.defenders)),
-                         R_MULTI, G_INFO))
+        out.append(
+            Event(
+                "multi",
+                scn.cadence.label,
+                _("{n} cibles, une colonne chacune").format(n=len(scn.defenders)),
+                R_MULTI,
+                G_INFO,
+            )
+        )
     for d in scn.defenders:
-        out.append(Event("sensitivity", d.name, _("sensible aux dommages magiques") if d.magic_sensitive
-                         else _("insensible aux dommages magiques"), R_SENS, G_INFO, {"sensitive": d.magic_sensitive}))
+        out.append(
+            Event(
+                "sensitivity",
+                d.name,
+                _("sensible aux dommages magiques") if d.magic_sensitive else _("insensible aux dommages magiques"),
+                R_SENS,
+                G_INFO,
+                {"sensitive": d.magic_sensitive},
+            )
+        )
     return out
 
 
@@ -1008,8 +1140,13 @@ def resolve(scn: Scenario, dice: DiceRoll) -> Result:
         numbers[f"next.{key}"] = value
         events.append(Event("next_round", labels[key], signed(value), R_MARGIN, G_NEXT, {"key": key, "value": value}))
     tier = max((o.tier for o in outcomes), key=TIERS.index)
-    tone = {"fumble": "failure", "miss": "failure", "dodged": "partial", "defended": "partial",
-            "absorbed": "partial"}.get(tier, "success")
+    tone = {
+        "fumble": "failure",
+        "miss": "failure",
+        "dodged": "partial",
+        "defended": "partial",
+        "absorbed": "partial",
+    }.get(tier, "success")
     numbers["tier"] = tier
     return Result(
         outcome=tier,

@@ -422,9 +422,9 @@ class Weapon:
     type: Annotated[WeaponType, Spec(label=_("Type d'arme"))] = WeaponType.NATURAL
     element: Annotated[Element, Spec(label=_("Élément de l'arme"))] = Element.NONE
     magical: Annotated[bool, Spec(label=_("Arme magique"))] = False
-    null_non_mag_prot: Annotated[
-        bool, Spec(label=_("Transperce les protections non magiques (nullNonMagProt)"))
-    ] = False
+    null_non_mag_prot: Annotated[bool, Spec(label=_("Transperce les protections non magiques (nullNonMagProt)"))] = (
+        False
+    )
     firearm: Annotated[bool, Spec(label=_("Arme à feu"))] = False
     range_m: Annotated[int, _deg(_("Portée (m)"), 0, 100000)] = 0
     range_label: Annotated[str, Spec(label=_("Portée (texte)"), max_length=60)] = ""
@@ -544,9 +544,7 @@ class Attacker:
     approach_element: Annotated[Element, Spec(label=_("Élément de l'Approche"))] = Element.NONE
     approach_value: Annotated[int, _deg(_("Approche (valeur du Ka)"), 0, 30)] = 0
     ka_feu: Annotated[int, _deg(_("Ka-Feu (bonus de dommages)"), 0, 30)] = 0
-    initiative_ka: Annotated[
-        int, _deg(_("Ka-Eau, Ka-Soleil ou Menace (initiative et MV)"), 0, 30)
-    ] = 0
+    initiative_ka: Annotated[int, _deg(_("Ka-Eau, Ka-Soleil ou Menace (initiative et MV)"), 0, 30)] = 0
     metamorphe: Annotated[int, _deg(_("Métamorphe"), 0, 10)] = 0
     stase: Annotated[bool, Spec(label=_("En Stase"))] = False
     mnemos: Annotated[bool, Spec(label=_("Mnémos en jeu"))] = False
@@ -670,9 +668,9 @@ class Scenario:
     mode: Annotated[Mode, Spec(label=_("Type d'attaque"))] = Mode.MELEE
     cadence: Annotated[Cadence, Spec(label=_("Cadence de tir"))] = Cadence.UNIQUE
     attacker: Annotated[Attacker, Spec(label=_("Attaquant"))] = field(default_factory=Attacker)
-    defenders: Annotated[
-        tuple[Defender, ...], Spec(label=_("Défenseurs"), min_items=1, max_items=DEFENDERS_MAX)
-    ] = (Defender(),)
+    defenders: Annotated[tuple[Defender, ...], Spec(label=_("Défenseurs"), min_items=1, max_items=DEFENDERS_MAX)] = (
+        Defender(),
+    )
     defender_effects: Annotated[
         tuple[Effect, ...],
         Spec(label=_("Sorts, invocations, formules des défenseurs"), max_items=EFFECTS_MAX * DEFENDERS_MAX),

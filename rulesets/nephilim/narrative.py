@@ -74,17 +74,24 @@ def scene(scn: Scenario) -> str:
     sentences: list[str] = []
     weapon = a.weapon.name
     if scn.mode is Mode.MELEE:
-        sentences.append(_("{who} engage le corps à corps ({approach}), arme en main : {weapon}.").format(
-            who=who, approach=approach, weapon=weapon))
+        sentences.append(
+            _("{who} engage le corps à corps ({approach}), arme en main : {weapon}.").format(
+                who=who, approach=approach, weapon=weapon
+            )
+        )
     elif scn.mode is Mode.RANGED:
         cadence = "" if scn.cadence is Cadence.UNIQUE else _(" en {c}").format(c=scn.cadence.label.lower())
-        sentences.append(_("{who} épaule son arme — {weapon} —{cadence} ({approach}).").format(
-            who=who, weapon=weapon, cadence=cadence, approach=approach))
+        sentences.append(
+            _("{who} épaule son arme — {weapon} —{cadence} ({approach}).").format(
+                who=who, weapon=weapon, cadence=cadence, approach=approach
+            )
+        )
     else:
         sentences.append(_("{who} s'apprête à lancer son arme : {weapon}.").format(who=who, weapon=weapon))
     if a.approach_value and a.approach_element is not Element.NONE:
-        sentences.append(_("Son Approche Ka-{el} ({v}) guide le geste.").format(
-            el=a.approach_element.label, v=a.approach_value))
+        sentences.append(
+            _("Son Approche Ka-{el} ({v}) guide le geste.").format(el=a.approach_element.label, v=a.approach_value)
+        )
     if a.approach.aiming_rounds:
         sentences.append(_("Il a pris {n} round(s) pour viser.").format(n=a.approach.aiming_rounds))
     if a.ammunition.damage_bonus:
@@ -98,8 +105,12 @@ def scene(scn: Scenario) -> str:
     if len(scn.defenders) == 1:
         sentences.append(_("En face, {d}.").format(d=_defender_phrase(scn.defenders[0], scn.effects_of(0))))
     else:
-        sentences.append(_("En face, {n} cibles : {ds}.").format(
-            n=len(scn.defenders), ds="; ".join(_defender_phrase(d, scn.effects_of(i)) for i, d in enumerate(scn.defenders))))
+        sentences.append(
+            _("En face, {n} cibles : {ds}.").format(
+                n=len(scn.defenders),
+                ds="; ".join(_defender_phrase(d, scn.effects_of(i)) for i, d in enumerate(scn.defenders)),
+            )
+        )
     if scn.rapid:
         sentences.append(_("Deux coups partiront dans le même souffle."))
     return " ".join(sentences)
@@ -244,7 +255,13 @@ def story(scn: Scenario, result: Result) -> tuple[str, ...]:
             "dmg": _damage_text(phys, mag),
             "mag": str(mag),
         }
-        openings = OPENINGS_MELEE if scn.mode is Mode.MELEE else OPENINGS_RANGED if scn.mode is Mode.RANGED else OPENINGS_THROWN
+        openings = (
+            OPENINGS_MELEE
+            if scn.mode is Mode.MELEE
+            else OPENINGS_RANGED
+            if scn.mode is Mode.RANGED
+            else OPENINGS_THROWN
+        )
         parts = []
         if scn.rapid:
             parts.append(_("Premier coup.") if i == 1 else _("Puis, sans reprendre son souffle, le second."))
@@ -298,20 +315,35 @@ def _closing(scn: Scenario, result: Result) -> str:
     n = result.numbers
     parts: list[str] = []
     if scn.attacker.approach.attacker_cannot_defend:
-        parts.append(_("Tout à son assaut, {a} s'est découvert : il ne pourra pas se défendre ce round.").format(
-            a=scn.attacker.name))
+        parts.append(
+            _("Tout à son assaut, {a} s'est découvert : il ne pourra pas se défendre ce round.").format(
+                a=scn.attacker.name
+            )
+        )
     if n.get("next.defender_actions"):
-        parts.append(_("L'étrangeté du geste laisse la cible troublée ({v} à ses actions au round suivant).").format(
-            v=_signed(n["next.defender_actions"])))
+        parts.append(
+            _("L'étrangeté du geste laisse la cible troublée ({v} à ses actions au round suivant).").format(
+                v=_signed(n["next.defender_actions"])
+            )
+        )
     if n.get("next.defender_attack"):
-        parts.append(_("La cible hésitera à riposter ({v} en attaque au round suivant).").format(
-            v=_signed(n["next.defender_attack"])))
+        parts.append(
+            _("La cible hésitera à riposter ({v} en attaque au round suivant).").format(
+                v=_signed(n["next.defender_attack"])
+            )
+        )
     if n.get("next.defender_defence"):
-        parts.append(_("{a} a pris l'ascendant : la garde adverse s'en ressentira ({v}).").format(
-            a=scn.attacker.name, v=_signed(n["next.defender_defence"])))
+        parts.append(
+            _("{a} a pris l'ascendant : la garde adverse s'en ressentira ({v}).").format(
+                a=scn.attacker.name, v=_signed(n["next.defender_defence"])
+            )
+        )
     if n.get("next.attacker_attack"):
-        parts.append(_("La défense magistrale ébranle {a} ({v} en attaque au round suivant).").format(
-            a=scn.attacker.name, v=_signed(n["next.attacker_attack"])))
+        parts.append(
+            _("La défense magistrale ébranle {a} ({v} en attaque au round suivant).").format(
+                a=scn.attacker.name, v=_signed(n["next.attacker_attack"])
+            )
+        )
     total = n.get("damage_taken")
     if len(scn.defenders) > 1 and isinstance(total, int):
         parts.append(_("Quand la fumée retombe, la rafale a coûté {t} points de dommages au total.").format(t=total))

@@ -11,6 +11,7 @@ weighted by the class sizes: exact, and fast. Attaque rapide adds its two indepe
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -48,41 +49,93 @@ class StrikeFacts:
     tier: str
 
 
+def _key(roll: Roll, chosen: int) -> tuple[bool, bool, bool, int]:
+    """What the pipeline reads of a roll: success, critique, maladresse, usable margin choices."""
+    return (roll.success, roll.critical, roll.fumble, min(roll.choices, chosen))
+
+
 def _classes(degree: int, chosen: int) -> dict[tuple[bool, bool, bool, int], tuple[int, int]]:
     """Faces of a D100 grouped by what the pipeline reads: key → (representative face, count)."""
     out: dict[tuple[bool, bool, bool, int], tuple[int, int]] = {}
     for face in FACES:
-        roll = read_roll(face, degree)
-        key = (roll.success, roll.critical, roll.fumble, min(roll.choices, chosen))
+        key = _key(read_roll(face, degree), chosen)
         rep, count = out.get(key, (face, 0))
         out[key] = (rep, count + 1)
     return out
 
 
 def facts_of(roll_hit: bool, attack: Roll, defence: Roll | None, phys: int, mag: int, tier: str) -> StrikeFacts:
-    return StrikeFacts(
-        roll_hit, attack.critical, attack.fumble, bool(defence and defence.success), phys, mag, tier
-    )
+    return StrikeFacts(roll_hit, attack.critical, attack.fumble, bool(defence and defence.success), phys, mag, tier)
 
 
-def strike_distribution(scn: Scenario, st: Strike) -> Distribution[StrikeFacts]:
-    """Exact distribution of one strike's facts over its two D100."""
+def _prepared(scn: Scenario, st: Strike) -> tuple[int, int, Callable[[bool], int]]:
+    """Attack degree, defence margin choices wanted, and the defence degree given a hit."""
     s = situation_for(scn, st)
     a, d = scn.attacker, s.defender
     att_fx = active_components(a.effects, True, s, None, False)
     def_fx = active_components(scn.effects_of(st.defender_index), False, s, None, weapon_magical(scn, att_fx))
     att_deg = attack_degree(scn, s, att_fx, None)
+
+    def def_deg(hit: bool) -> int:
+        return defence_degree(scn, s, st, hit, att_fx, def_fx, None)
+
+    return att_deg, d.margin_damage, def_deg
+
+
+def conditional(scn: Scenario, st: Strike, att_face: int) -> Distribution[StrikeFacts]:
+    """One strike's facts over its defence die, the attack die showing ``att_face``."""
+    att_deg, def_wanted, def_deg = _prepared(scn, st)
+    hit = read_roll(att_face, att_deg).success
+    if st.defence_slot is None:
+        defence_classes: list[tuple[int | None, int]] = [(None, 1)]
+    else:
+        defence_classes = [(face, count) for face, count in _classes(def_deg(hit), def_wanted).values()]
     weights: dict[StrikeFacts, int] = defaultdict(int)
-    for (hit, *_rest), (att_face, att_count) in _classes(att_deg, a.margin_damage).items():
-        if st.defence_slot is None:
-            defence_classes: list[tuple[int | None, int]] = [(None, 100)]
-        else:
-            def_deg = defence_degree(scn, s, st, hit, att_fx, def_fx, None)
-            defence_classes = [(face, count) for face, count in _classes(def_deg, d.margin_damage).values()]
-        for def_face, def_count in defence_classes:
-            o = resolve_strike(scn, st, att_face, def_face, detail=False)
-            weights[facts_of(o.hit, o.attack, o.defence, o.phys, o.mag, o.tier)] += att_count * def_count
+    for def_face, count in defence_classes:
+        o = resolve_strike(scn, st, att_face, def_face, detail=False)
+        weights[facts_of(o.hit, o.attack, o.defence, o.phys, o.mag, o.tier)] += count
     return Distribution.of(weights)
+
+
+def strike_distribution(scn: Scenario, st: Strike) -> Distribution[StrikeFacts]:
+    """Exact distribution of one strike's facts over its two D100."""
+    att_deg = _prepared(scn, st)[0]
+    out: dict[StrikeFacts, Fraction] = defaultdict(Fraction)
+    for att_face, count in _classes(att_deg, scn.attacker.margin_damage).values():
+        for facts, p in conditional(scn, st, att_face):
+            out[facts] += p * Fraction(count, 100)
+    return Distribution(dict(out))
+
+
+def tier_distribution(scn: Scenario) -> Distribution[str]:
+    """The exchange's outcome (the worst tier for the defenders over every strike), exactly.
+
+    Strikes that share an attack die (a burst) are independent once that die is known; strikes
+    with their own dice are independent. So P(worst ≤ t) is a product of per-strike
+    probabilities, averaged over the classes of each shared attack die.
+    """
+    groups: dict[str, list[Strike]] = defaultdict(list)
+    for st in plan(scn):
+        groups[st.attack_slot].append(st)
+    cdf = [Fraction(1)] * len(TIERS)
+    for strikes in groups.values():
+        degrees = [_prepared(scn, st)[0] for st in strikes]
+        classes: dict[tuple[tuple[bool, bool, bool, int], ...], tuple[int, int]] = {}
+        for face in FACES:
+            key = tuple(_key(read_roll(face, deg), scn.attacker.margin_damage) for deg in degrees)
+            rep, count = classes.get(key, (face, 0))
+            classes[key] = (rep, count + 1)
+        group_cdf = [Fraction(0)] * len(TIERS)
+        for rep, count in classes.values():
+            per_strike = [conditional(scn, st, rep) for st in strikes]
+            for t in range(len(TIERS)):
+                p = Fraction(count, 100)
+                for dist in per_strike:
+                    p *= dist.probability(lambda f, t=t: TIERS.index(f.tier) <= t)  # type: ignore[misc]
+                group_cdf[t] += p
+        cdf = [c * g for c, g in zip(cdf, group_cdf)]
+    probabilities = {tier: cdf[i] - (cdf[i - 1] if i else Fraction(0)) for i, tier in enumerate(TIERS)}
+    return Distribution({t: p for t, p in probabilities.items() if p})
 
 
 def _chart(key: str, title: str, dist: Distribution[int]) -> Chart:
@@ -92,29 +145,37 @@ def _chart(key: str, title: str, dist: Distribution[int]) -> Chart:
 
 
 def odds(scn: Scenario) -> Odds:
-    """Probabilities of hit, critique, maladresse, defence success and each damage tier; PHYS and
-    MAG taken per defender (both attacks summed for Attaque rapide)."""
+    """The outcome partition (worst tier of the exchange), the probabilities of hit, critique,
+    maladresse and defence success per strike, and PHYS and MAG taken per defender (both attacks
+    summed for Attaque rapide)."""
     strikes = plan(scn)
     dists = [(st, strike_distribution(scn, st)) for st in strikes]
     single = len(strikes) == 1
-    outcomes: list[tuple[str, str, Fraction]] = []
+    tiers = tier_distribution(scn)
+    outcomes = tuple((tier, _(TIER_LABELS[tier]), tiers[tier]) for tier in TIERS if tiers[tier])
+    expectations: list[tuple[str, str, Fraction]] = []
     for st, dist in dists:
         prefix = "" if single else f"s{st.index}."
-        who = "" if single else st.prefix
-        outcomes.append((prefix + "hit", who + _("Attaque réussie"), dist.probability(lambda f: f.hit)))
-        outcomes.append((prefix + "critical", who + _("Réussite critique"), dist.probability(lambda f: f.critical)))
-        outcomes.append((prefix + "fumble", who + _("Maladresse"), dist.probability(lambda f: f.fumble)))
+        who = "" if single else f" — {st.prefix.rstrip(' ·')}"
+        expectations.append((prefix + "hit", _("Probabilité de toucher") + who, dist.probability(lambda f: f.hit)))
+        expectations.append(
+            (prefix + "critical", _("Probabilité de critique") + who, dist.probability(lambda f: f.critical))
+        )
+        expectations.append(
+            (prefix + "fumble", _("Probabilité de maladresse") + who, dist.probability(lambda f: f.fumble))
+        )
         if st.defence_slot is not None:
-            outcomes.append(
-                (prefix + "defence_success", who + _("Défense réussie"), dist.probability(lambda f: f.defence_success))
+            expectations.append(
+                (
+                    prefix + "defence_success",
+                    _("Probabilité de défense réussie") + who,
+                    dist.probability(lambda f: f.defence_success),
+                )
             )
-        outcomes.append((prefix + "wounded", who + _("Dommages encaissés"), dist.probability(lambda f: f.phys + f.mag > 0)))
-        for tier in TIERS:
-            p = dist.probability(lambda f, t=tier: f.tier == t)  # type: ignore[misc]
-            if p:
-                outcomes.append((prefix + "tier." + tier, who + _(TIER_LABELS[tier]), p))
+        expectations.append(
+            (prefix + "wounded", _("Probabilité de blesser") + who, dist.probability(lambda f: f.phys + f.mag > 0))
+        )
     charts: list[Chart] = []
-    expectations: list[tuple[str, str, Fraction]] = []
     for i, defender in enumerate(scn.defenders):
         mine = [dist for st, dist in dists if st.defender_index == i]
         if not mine:
@@ -125,7 +186,7 @@ def odds(scn: Scenario) -> Odds:
         charts.append(_chart(f"d{i + 1}.mag", _("Dommages MAG encaissés — {name}").format(name=defender.name), mag))
         expectations.append((f"d{i + 1}.phys", _("PHYS moyens — {name}").format(name=defender.name), phys.mean()))
         expectations.append((f"d{i + 1}.mag", _("MAG moyens — {name}").format(name=defender.name), mag.mean()))
-    return Odds(outcomes=tuple(outcomes), charts=tuple(charts), expectations=tuple(expectations))
+    return Odds(outcomes=outcomes, charts=tuple(charts), expectations=tuple(expectations))
 
 
 def _sum(dists: list[Distribution[int]]) -> Distribution[int]:

@@ -58,15 +58,24 @@ def def_fx(name: str) -> dict[str, Any]:
 
 
 def attacker(**fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"name": "Sahar", "kind": "nephilim", "degree": 6,
-                            "approach": approach("Standard"), "weapon": weapon("Épée/hache")}
+    base: dict[str, Any] = {
+        "name": "Sahar",
+        "kind": "nephilim",
+        "degree": 6,
+        "approach": approach("Standard"),
+        "weapon": weapon("Épée/hache"),
+    }
     base.update(fields)
     return base
 
 
 def defender(**fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"name": "Garde", "kind": "nephilim", "degree": 5,
-                            "defence": defence("Encaisser (déf. impossible)")}
+    base: dict[str, Any] = {
+        "name": "Garde",
+        "kind": "nephilim",
+        "degree": 5,
+        "defence": defence("Encaisser (déf. impossible)"),
+    }
     base.update(fields)
     return base
 
@@ -76,8 +85,12 @@ def scenario(att: dict[str, Any] | None = None, *defenders: dict[str, Any], **ex
     effects = list(extra.pop("defender_effects", []))
     for i, d in enumerate(rows):
         effects.extend(dict(e, target=i + 1) for e in d.pop("effects", []))
-    data: dict[str, Any] = {"mode": "melee", "attacker": att or attacker(), "defenders": rows,
-                            "defender_effects": effects}
+    data: dict[str, Any] = {
+        "mode": "melee",
+        "attacker": att or attacker(),
+        "defenders": rows,
+        "defender_effects": effects,
+    }
     data.update(extra)
     result: Scenario = parse(Scenario, data)
     return result

@@ -13,22 +13,57 @@ Row = dict[str, Any]
 # §2 Approches d'attaque — mêlée (AM)
 MELEE_APPROACHES: list[Row] = [
     {"kind": "standard", "name": "Standard", "attack_modifier": 0, "elements": []},
-    {"kind": "force", "name": "Attaque en force", "attack_modifier": 3, "elements": ["feu", "terre"],
-     "attacker_cannot_defend": True},
-    {"kind": "rapide", "name": "Attaque rapide", "attack_modifier": -2, "elements": ["eau", "air"],
-     "attacker_cannot_defend": True},
-    {"kind": "puissante", "name": "Attaque puissante", "attack_modifier": -2, "damage_bonus_phys": 2,
-     "elements": ["terre", "feu"]},
-    {"kind": "subtile", "name": "Attaque subtile", "attack_modifier": -2, "defence_malus_on_hit": 4,
-     "elements": ["air", "eau"]},
-    {"kind": "etrange", "name": "Attaque étrange", "attack_modifier": -3, "opponent_next_round_malus": 2,
-     "elements": ["lune"]},
+    {
+        "kind": "force",
+        "name": "Attaque en force",
+        "attack_modifier": 3,
+        "elements": ["feu", "terre"],
+        "attacker_cannot_defend": True,
+    },
+    {
+        "kind": "rapide",
+        "name": "Attaque rapide",
+        "attack_modifier": -2,
+        "elements": ["eau", "air"],
+        "attacker_cannot_defend": True,
+    },
+    {
+        "kind": "puissante",
+        "name": "Attaque puissante",
+        "attack_modifier": -2,
+        "damage_bonus_phys": 2,
+        "elements": ["terre", "feu"],
+    },
+    {
+        "kind": "subtile",
+        "name": "Attaque subtile",
+        "attack_modifier": -2,
+        "defence_malus_on_hit": 4,
+        "elements": ["air", "eau"],
+    },
+    {
+        "kind": "etrange",
+        "name": "Attaque étrange",
+        "attack_modifier": -3,
+        "opponent_next_round_malus": 2,
+        "elements": ["lune"],
+    },
     {"kind": "tir_instinctif", "name": "Tir instinctif", "attack_modifier": -4, "elements": ["feu"]},
     {"kind": "frapper", "name": "Frapper", "attack_modifier": 0, "elements": ["feu", "eau"]},
-    {"kind": "immobiliser", "name": "Immobiliser", "attack_modifier": 0, "elements": ["eau", "terre"],
-     "deals_damage": False},
-    {"kind": "faire_tomber", "name": "Faire tomber", "attack_modifier": 0, "elements": ["feu", "terre"],
-     "deals_damage": False},
+    {
+        "kind": "immobiliser",
+        "name": "Immobiliser",
+        "attack_modifier": 0,
+        "elements": ["eau", "terre"],
+        "deals_damage": False,
+    },
+    {
+        "kind": "faire_tomber",
+        "name": "Faire tomber",
+        "attack_modifier": 0,
+        "elements": ["feu", "terre"],
+        "deals_damage": False,
+    },
 ]
 
 # §3 Approches d'attaque — distance (AD)
@@ -42,10 +77,27 @@ RANGED_APPROACHES: list[Row] = [
 ]
 
 
-def _melee(name: str, deg: int, phys: int, mag: int, typ: str, element: str = "aucun", magical: bool = False,
-           pierce: bool = False) -> Row:
-    return {"name": name, "category": "melee", "degree": deg, "phys": phys, "mag": mag, "type": typ,
-            "element": element, "magical": magical, "null_non_mag_prot": pierce}
+def _melee(
+    name: str,
+    deg: int,
+    phys: int,
+    mag: int,
+    typ: str,
+    element: str = "aucun",
+    magical: bool = False,
+    pierce: bool = False,
+) -> Row:
+    return {
+        "name": name,
+        "category": "melee",
+        "degree": deg,
+        "phys": phys,
+        "mag": mag,
+        "type": typ,
+        "element": element,
+        "magical": magical,
+        "null_non_mag_prot": pierce,
+    }
 
 
 # §4 Armes de mêlée
@@ -67,10 +119,21 @@ MELEE_WEAPONS: list[Row] = [
 ]
 
 
-def _ranged(name: str, deg: int, phys: int, mag: int, range_m: int, ammo: int, cadences: list[str],
-            firearm: bool, **extra: Any) -> Row:
-    row: Row = {"name": name, "category": "tir", "degree": deg, "phys": phys, "mag": mag, "type": "m",
-                "range_m": range_m, "ammunition": ammo, "cadences": cadences, "firearm": firearm}
+def _ranged(
+    name: str, deg: int, phys: int, mag: int, range_m: int, ammo: int, cadences: list[str], firearm: bool, **extra: Any
+) -> Row:
+    row: Row = {
+        "name": name,
+        "category": "tir",
+        "degree": deg,
+        "phys": phys,
+        "mag": mag,
+        "type": "m",
+        "range_m": range_m,
+        "ammunition": ammo,
+        "cadences": cadences,
+        "firearm": firearm,
+    }
     row.update(extra)
     return row
 
@@ -83,12 +146,44 @@ RANGED_WEAPONS: list[Row] = [
     _ranged("Carabine 22 long rifle", 4, 4, 0, 400, 10, ["unique", "cpc"], True),
     _ranged("Fusil d'assaut AK-47", 4, 4, 0, 1000, 30, ["unique", "cpc", "raf_ctrl", "raf_cont"], True),
     _ranged("Fusil de chasse cal.12", 4, 4, 0, 20, 8, ["unique", "cpc"], True),
-    _ranged("Poudre de mitraille (courte portée)", 8, 8, 0, 10, 0, ["unique"], False, magical=True,
-            range_label="durée du sort"),
-    _ranged("Poudre de mitraille (longue portée)", 5, 5, 0, 30, 0, ["unique"], False, magical=True,
-            range_label="durée du sort"),
-    _ranged("Taurus (sort Péché d'Aldebaran)", 4, 4, 4, 0, 7, ["unique"], False, magical=True, element="lune",
-            null_non_mag_prot=True, range_label="têtes chercheuses"),
+    _ranged(
+        "Poudre de mitraille (courte portée)",
+        8,
+        8,
+        0,
+        10,
+        0,
+        ["unique"],
+        False,
+        magical=True,
+        range_label="durée du sort",
+    ),
+    _ranged(
+        "Poudre de mitraille (longue portée)",
+        5,
+        5,
+        0,
+        30,
+        0,
+        ["unique"],
+        False,
+        magical=True,
+        range_label="durée du sort",
+    ),
+    _ranged(
+        "Taurus (sort Péché d'Aldebaran)",
+        4,
+        4,
+        4,
+        0,
+        7,
+        ["unique"],
+        False,
+        magical=True,
+        element="lune",
+        null_non_mag_prot=True,
+        range_label="têtes chercheuses",
+    ),
 ]
 
 # §6 Armes de lancer
@@ -109,10 +204,18 @@ AMMUNITIONS: list[Row] = [
 ]
 
 
-def _prot(name: str, phys: int, mag: int, slot: str = "armure", magical: bool = False, element: str = "aucun",
-          bonus: int = 0) -> Row:
-    return {"name": name, "slot": slot, "phys": phys, "mag": mag, "magical": magical, "element": element,
-            "optional_bonus": bonus}
+def _prot(
+    name: str, phys: int, mag: int, slot: str = "armure", magical: bool = False, element: str = "aucun", bonus: int = 0
+) -> Row:
+    return {
+        "name": name,
+        "slot": slot,
+        "phys": phys,
+        "mag": mag,
+        "magical": magical,
+        "element": element,
+        "optional_bonus": bonus,
+    }
 
 
 # §8 Protections
@@ -155,8 +258,7 @@ PROTECTIONS = MUNDANE_ARMOURS + PHALANGE_ARMOURS + ELEMENTAL_ARMOURS + MANTLES +
 
 
 def _def(name: str, style: str, context: str = "melee", **extra: Any) -> Row:
-    row: Row = {"name": name, "style": style, "context": context, "success_reduce_phys": 0,
-                "success_reduce_mag": 0}
+    row: Row = {"name": name, "style": style, "context": context, "success_reduce_phys": 0, "success_reduce_mag": 0}
     row.update(extra)
     return row
 
@@ -166,14 +268,42 @@ MELEE_DEFENCES: list[Row] = [
     _def("Standard", "standard", success_reduce_phys=1, success_reduce_mag=1),
     _def("Esquiver", "esquive", success_cancel=True, success_no_minimum=True, elements=["eau", "air"]),
     _def("Parer", "parade", success_reduce_phys=2, success_reduce_mag=2, elements=["terre", "feu"]),
-    _def("Déf. élaborée", "elaboree", success_reduce_phys=2, success_reduce_mag=2, no_extra_defence_malus=True,
-         elements=["air", "eau"]),
-    _def("Désarmer (avec arme)", "desarmer", modifier=-4, success_cancel=True, success_no_minimum=True,
-         failure_add_phys=2, elements=["lune"]),
-    _def("Désarmer (sans arme)", "desarmer", modifier=-8, success_cancel=True, success_no_minimum=True,
-         failure_add_phys=2, elements=["lune"]),
-    _def("Contre-attaquer", "contre", success_cancel=True, success_no_minimum=True, needs_attack_roll=True,
-         failure_add_phys=2, failure_add_mag=2, elements=["feu", "terre"]),
+    _def(
+        "Déf. élaborée",
+        "elaboree",
+        success_reduce_phys=2,
+        success_reduce_mag=2,
+        no_extra_defence_malus=True,
+        elements=["air", "eau"],
+    ),
+    _def(
+        "Désarmer (avec arme)",
+        "desarmer",
+        modifier=-4,
+        success_cancel=True,
+        success_no_minimum=True,
+        failure_add_phys=2,
+        elements=["lune"],
+    ),
+    _def(
+        "Désarmer (sans arme)",
+        "desarmer",
+        modifier=-8,
+        success_cancel=True,
+        success_no_minimum=True,
+        failure_add_phys=2,
+        elements=["lune"],
+    ),
+    _def(
+        "Contre-attaquer",
+        "contre",
+        success_cancel=True,
+        success_no_minimum=True,
+        needs_attack_roll=True,
+        failure_add_phys=2,
+        failure_add_mag=2,
+        elements=["feu", "terre"],
+    ),
     _def("Fuir", "fuite", escapes=True, elements=["air", "eau", "lune"]),
     _def("Se libérer", "liberation", success_cancel=True, success_no_minimum=True, elements=["eau", "feu"]),
     _def("Bloquer", "blocage", success_reduce_phys=2, success_reduce_mag=2, elements=["terre"]),
@@ -194,11 +324,20 @@ DEFENCES = MELEE_DEFENCES + RANGED_DEFENCES + THROWN_DEFENCES
 
 
 FIELD_OF = {
-    "attaque": "attack", "defense": "defence", "dommages": "damage", "dommages_phys": "damage_phys",
-    "dommages_mag": "damage_mag", "protection_phys": "protection_phys", "protection_mag": "protection_mag",
-    "attaque_adverse_round_suivant": "opponent_next_round_attack", "annule_phys": "cancel_phys",
-    "annule_mag": "cancel_mag", "annule_tout": "cancel_all", "null_non_mag_prot": "null_non_mag_prot",
-    "sans_malus_defenses": "no_extra_defence_malus", "arme_magique": "weapon_magical",
+    "attaque": "attack",
+    "defense": "defence",
+    "dommages": "damage",
+    "dommages_phys": "damage_phys",
+    "dommages_mag": "damage_mag",
+    "protection_phys": "protection_phys",
+    "protection_mag": "protection_mag",
+    "attaque_adverse_round_suivant": "opponent_next_round_attack",
+    "annule_phys": "cancel_phys",
+    "annule_mag": "cancel_mag",
+    "annule_tout": "cancel_all",
+    "null_non_mag_prot": "null_non_mag_prot",
+    "sans_malus_defenses": "no_extra_defence_malus",
+    "arme_magique": "weapon_magical",
     "armure_magique": "armour_magical",
 }
 
@@ -231,15 +370,23 @@ def fx(name: str, scope: str, *components: tuple[str, int, str, str], **extra: A
 ATTACKER_EFFECTS: list[Row] = [
     fx("Furie pyrétique", "melee", c("attaque", 3, "attaque_en_force")),
     fx("Hallucination guerrière", "melee", c("attaque", 3), c("protection_phys", 3)),
-    fx("Spasmes de furies", "melee", c("attaque", 3, "attaque_en_force"),
-       c("defense_adverse", -2, "cible_echoue_ka_dominant")),
+    fx(
+        "Spasmes de furies",
+        "melee",
+        c("attaque", 3, "attaque_en_force"),
+        c("defense_adverse", -2, "cible_echoue_ka_dominant"),
+    ),
     fx("Sublimation élémentaire", "tous", c("attaque", 2, "approche_positive")),
     fx("Précognition", "tous", c("attaque", 4), c("defense", 4)),
     fx("Point faible", "tous", c("null_non_mag_prot")),
     fx("Coordination aquatique", "tous", c("attaque", 2)),
     fx("Les douze Portes de l'Amdouat", "tous", c("attaque", 5)),
-    fx("Améthyste revêtue de flammes", "tous", c("attaque", 6, "approche_feu"),
-       c("note", 0, "approche_pas_feu", "+3 vitesse, initiative et protection")),
+    fx(
+        "Améthyste revêtue de flammes",
+        "tous",
+        c("attaque", 6, "approche_feu"),
+        c("note", 0, "approche_pas_feu", "+3 vitesse, initiative et protection"),
+    ),
     fx("Anges guerriers, hérauts de la victoire", "tous", c("attaque", 3, "action_coordonnee")),
     fx("Consort rouge", "tous", c("attaque", 5, "approche_feu"), c("protection_phys", 5), c("protection_mag", 5)),
     fx("Kerubim, esprits agiles de Tilfir", "tous", c("attaque", 4)),
@@ -278,6 +425,7 @@ DEFENDER_EFFECTS: list[Row] = [
     fx("Transmutation du fauve d'orfèvre", "tous", c("protection_phys", 6), behaviour="transmutation_du_fauve"),
     fx("Vaisseau de l'androgyne sacré", "tous", c("protection_phys", 10)),
 ]
+
 
 def _normalise(rows: list[Row]) -> None:
     """Element and cadence lists become their checkbox objects; ammunition names one weapon."""

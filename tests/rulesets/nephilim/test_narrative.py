@@ -26,23 +26,48 @@ from tests.rulesets.nephilim.helpers import (
 
 def test_the_scene_names_both_sides_weapon_defence_protections_and_effects() -> None:
     scn = scenario(
-        attacker(name="Sahar", weapon=weapon("Glaive élémentaire de Feu"), effects=[att_fx("Prince de la spirale")],
-                 approach=approach("Attaque en force"), approach_element="feu", approach_value=3,
-                 situation="Sous la pluie, dans la cour du cloître"),
-        defender(name="Brother Anselme", kind="initie", defence=defence("Parer"),
-                 protections=[protection("Gilet pare-balles lourd")], effects=[def_fx("Précognition")], defence_number=2),
+        attacker(
+            name="Sahar",
+            weapon=weapon("Glaive élémentaire de Feu"),
+            effects=[att_fx("Prince de la spirale")],
+            approach=approach("Attaque en force"),
+            approach_element="feu",
+            approach_value=3,
+            situation="Sous la pluie, dans la cour du cloître",
+        ),
+        defender(
+            name="Brother Anselme",
+            kind="initie",
+            defence=defence("Parer"),
+            protections=[protection("Gilet pare-balles lourd")],
+            effects=[def_fx("Précognition")],
+            defence_number=2,
+        ),
     )
     text = scene(scn)
-    for expected in ("Sahar", "Glaive élémentaire de Feu", "attaque en force", "Ka-Feu", "Prince de la spirale",
-                     "Brother Anselme", "parer", "Gilet pare-balles lourd", "Précognition", "défense n°2",
-                     "Sous la pluie"):
+    for expected in (
+        "Sahar",
+        "Glaive élémentaire de Feu",
+        "attaque en force",
+        "Ka-Feu",
+        "Prince de la spirale",
+        "Brother Anselme",
+        "parer",
+        "Gilet pare-balles lourd",
+        "Précognition",
+        "défense n°2",
+        "Sous la pluie",
+    ):
         assert expected in text
 
 
 def test_the_scene_mentions_aiming_and_the_burst_targets() -> None:
     defenders = [defender(name=n, defence=defence("Encaisser les dommages", "tir")) for n in ("Vigile", "Chauffeur")]
-    scn = ranged(attacker(approach=approach("Tir (+4, 3r)"), weapon=weapon("Fusil d'assaut AK-47")), *defenders,
-                 cadence="raf_ctrl")
+    scn = ranged(
+        attacker(approach=approach("Tir (+4, 3r)"), weapon=weapon("Fusil d'assaut AK-47")),
+        *defenders,
+        cadence="raf_ctrl",
+    )
     text = scene(scn)
     assert "3 round(s)" in text
     assert "rafale contrôlée" in text
@@ -62,8 +87,9 @@ def test_each_kind_of_outcome_reads_differently() -> None:
     texts = {
         "maladresse": _story(scenario(attacker()), attaque_1=77),
         "raté": _story(scenario(attacker()), attaque_1=70),
-        "parade": _story(scenario(attacker(), defender(defence=defence("Parer"), kind="autre")), attaque_1=20,
-                         defense_1=20),
+        "parade": _story(
+            scenario(attacker(), defender(defence=defence("Parer"), kind="autre")), attaque_1=20, defense_1=20
+        ),
         "esquive": _story(scenario(attacker(), defender(defence=defence("Esquiver"))), attaque_1=20, defense_1=20),
         "éraflure": _story(scenario(attacker()), attaque_1=20),
         "critique": _story(scenario(attacker()), attaque_1=33),
@@ -87,8 +113,10 @@ def test_the_story_is_the_same_for_the_same_seed_and_varies_between_seeds() -> N
 
 
 def test_the_story_tells_when_magic_does_not_reach_an_ordinary_human() -> None:
-    text = _story(scenario(attacker(weapon=weapon("Glaive élémentaire d'Eau")), defender(kind="autre", name="Passant")),
-                  attaque_1=20)
+    text = _story(
+        scenario(attacker(weapon=weapon("Glaive élémentaire d'Eau")), defender(kind="autre", name="Passant")),
+        attaque_1=20,
+    )
     assert "Passant" in text
     assert "magi" in text
 
@@ -103,8 +131,11 @@ def test_the_story_of_a_rapid_attack_has_two_blows_and_a_closing() -> None:
 
 def test_the_story_of_a_burst_has_one_paragraph_per_target_and_a_total() -> None:
     defenders = [defender(name=n, defence=defence("Encaisser les dommages", "tir")) for n in ("Vigile", "Chauffeur")]
-    scn = ranged(attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47")), *defenders,
-                 cadence="raf_cont")
+    scn = ranged(
+        attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47")),
+        *defenders,
+        cadence="raf_cont",
+    )
     paragraphs = story(scn, run(scn, attaque_1=20))
     assert len(paragraphs) == 3
     assert "Chauffeur" in paragraphs[1]

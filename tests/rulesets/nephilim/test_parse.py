@@ -20,7 +20,11 @@ def errors_of(payload: dict[str, Any]) -> dict[str, str]:
 
 
 def melee(att: dict[str, Any] | None = None, *defenders: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    scenario: dict[str, Any] = {"mode": "melee", "attacker": att or attacker(), "defenders": list(defenders) or [defender()]}
+    scenario: dict[str, Any] = {
+        "mode": "melee",
+        "attacker": att or attacker(),
+        "defenders": list(defenders) or [defender()],
+    }
     scenario.update(extra)
     return {"scenario": scenario}
 
@@ -74,14 +78,21 @@ def test_a_ranged_weapon_in_melee_needs_tir_instinctif() -> None:
 
 
 def test_a_melee_approach_cannot_shoot() -> None:
-    errors = errors_of(melee(attacker(weapon=weapon("Arc")), defender(defence=defence("Encaisser les dommages", "tir")),
-                             mode="tir"))
+    errors = errors_of(
+        melee(attacker(weapon=weapon("Arc")), defender(defence=defence("Encaisser les dommages", "tir")), mode="tir")
+    )
     assert errors["scenario.attacker.approach.kind"] == "L'approche Standard ne s'emploie pas en distance — tir."
 
 
 def test_a_cadence_the_weapon_does_not_have() -> None:
-    errors = errors_of(melee(attacker(weapon=weapon("Arc"), approach=approach("Tir (visée 1r)")),
-                             defender(defence=defence("Encaisser les dommages", "tir")), mode="tir", cadence="raf_cont"))
+    errors = errors_of(
+        melee(
+            attacker(weapon=weapon("Arc"), approach=approach("Tir (visée 1r)")),
+            defender(defence=defence("Encaisser les dommages", "tir")),
+            mode="tir",
+            cadence="raf_cont",
+        )
+    )
     assert errors["scenario.cadence"] == "L'arme Arc ne permet pas la cadence « Rafale continue »."
 
 
@@ -102,9 +113,18 @@ def test_no_defender_at_all() -> None:
 
 def test_ammunition_for_an_incompatible_weapon() -> None:
     ammo = {"name": "Balles blindées d'armes de poing", "damage_bonus": 2, "compatible": "Pistolet 9mm"}
-    errors = errors_of(melee(attacker(kind="autre", weapon=weapon("Fusil d'assaut AK-47"), ammunition=ammo,
-                                      approach=approach("Tir (visée 1r)")),
-                             defender(defence=defence("Encaisser les dommages", "tir")), mode="tir"))
+    errors = errors_of(
+        melee(
+            attacker(
+                kind="autre",
+                weapon=weapon("Fusil d'assaut AK-47"),
+                ammunition=ammo,
+                approach=approach("Tir (visée 1r)"),
+            ),
+            defender(defence=defence("Encaisser les dommages", "tir")),
+            mode="tir",
+        )
+    )
     assert errors["scenario.attacker.ammunition"] == (
         "La munition Balles blindées d'armes de poing ne convient pas à l'arme Fusil d'assaut AK-47."
     )
@@ -128,7 +148,9 @@ def test_a_mantle_effect_needs_an_element() -> None:
 
 
 def test_a_defender_effect_aimed_at_a_missing_defender() -> None:
-    errors = errors_of(melee(attacker(), defender(), defender_effects=[{"name": "Précognition", "defence": 4, "target": 3}]))
+    errors = errors_of(
+        melee(attacker(), defender(), defender_effects=[{"name": "Précognition", "defence": 4, "target": 3}])
+    )
     assert errors["scenario.defender_effects.0.target"] == "Il n'y a pas de défenseur n°3."
 
 

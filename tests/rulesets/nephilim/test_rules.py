@@ -74,26 +74,47 @@ def test_spells_written_plus_n_are_degrees_and_furie_makes_force_plus_six() -> N
 
 
 def test_sublimation_needs_an_approach_above_zero() -> None:
-    with_approach = scenario(attacker(approach=approach("Attaque en force"), approach_element="terre",
-                                      approach_value=2, effects=[att_fx("Sublimation élémentaire")]))
+    with_approach = scenario(
+        attacker(
+            approach=approach("Attaque en force"),
+            approach_element="terre",
+            approach_value=2,
+            effects=[att_fx("Sublimation élémentaire")],
+        )
+    )
     assert run(with_approach, attaque_1=95).numbers["attack_degree"] == 6 + 2 + 3 + 2
     without = scenario(attacker(effects=[att_fx("Sublimation élémentaire")]))
     assert run(without, attaque_1=95).numbers["attack_degree"] == 6
 
 
 def test_amethyste_gives_plus_six_only_with_a_ka_feu_approach() -> None:
-    feu = scenario(attacker(approach=approach("Attaque en force"), approach_element="feu", approach_value=1,
-                            effects=[att_fx("Améthyste revêtue de flammes")]))
+    feu = scenario(
+        attacker(
+            approach=approach("Attaque en force"),
+            approach_element="feu",
+            approach_value=1,
+            effects=[att_fx("Améthyste revêtue de flammes")],
+        )
+    )
     assert run(feu, attaque_1=95).numbers["attack_degree"] == 6 + 1 + 3 + 6
-    terre = scenario(attacker(approach=approach("Attaque en force"), approach_element="terre", approach_value=1,
-                              effects=[att_fx("Améthyste revêtue de flammes")]))
+    terre = scenario(
+        attacker(
+            approach=approach("Attaque en force"),
+            approach_element="terre",
+            approach_value=1,
+            effects=[att_fx("Améthyste revêtue de flammes")],
+        )
+    )
     assert run(terre, attaque_1=95).numbers["attack_degree"] == 6 + 1 + 3
 
 
 def test_a_melee_only_effect_does_nothing_at_range_and_says_so() -> None:
-    scn = ranged(attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Arc"),
-                          effects=[att_fx("Parfum de concentration")]),
-                 defender(defence=defence("Encaisser les dommages", "tir")))
+    scn = ranged(
+        attacker(
+            approach=approach("Tir (visée 1r)"), weapon=weapon("Arc"), effects=[att_fx("Parfum de concentration")]
+        ),
+        defender(defence=defence("Encaisser les dommages", "tir")),
+    )
     result = run(scn, attaque_1=95)
     assert result.numbers["attack_degree"] == 6
     assert any(e.kind == "effect_off" and e.label == "Parfum de concentration" for e in result.events)
@@ -113,16 +134,19 @@ def test_defence_elaboree_removes_the_extra_defence_malus() -> None:
 
 
 def test_esprit_de_la_24e_partie_removes_the_malus_and_adds_five() -> None:
-    scn = scenario(attacker(), defender(defence=defence("Parer"), defence_number=2,
-                                        effects=[def_fx("Esprit de la 24e partie d'un instant")]))
+    scn = scenario(
+        attacker(),
+        defender(defence=defence("Parer"), defence_number=2, effects=[def_fx("Esprit de la 24e partie d'un instant")]),
+    )
     assert run(scn, attaque_1=20, defense_1=95).numbers["defence_degree"] == 5 + 5
 
 
 def test_liqueur_du_mouvant_adds_two_only_to_the_first_defence() -> None:
     first = scenario(attacker(), defender(defence=defence("Parer"), effects=[def_fx("Liqueur du mouvant")]))
     assert run(first, attaque_1=20, defense_1=95).numbers["defence_degree"] == 7
-    second = scenario(attacker(), defender(defence=defence("Parer"), defence_number=2,
-                                           effects=[def_fx("Liqueur du mouvant")]))
+    second = scenario(
+        attacker(), defender(defence=defence("Parer"), defence_number=2, effects=[def_fx("Liqueur du mouvant")])
+    )
     assert run(second, attaque_1=20, defense_1=95).numbers["defence_degree"] == 5
 
 
@@ -140,8 +164,9 @@ def test_attaque_subtile_lowers_the_defence_by_four_only_when_it_hits() -> None:
 
 
 def test_spasmes_de_furies_costs_two_defence_degrees_after_a_failed_ka_dominant() -> None:
-    failed = scenario(attacker(effects=[att_fx("Spasmes de furies")]),
-                      defender(defence=defence("Parer"), failed_ka_dominant=True))
+    failed = scenario(
+        attacker(effects=[att_fx("Spasmes de furies")]), defender(defence=defence("Parer"), failed_ka_dominant=True)
+    )
     assert run(failed, attaque_1=20, defense_1=95).numbers["defence_degree"] == 3
 
 
@@ -190,8 +215,10 @@ def test_no_minimum_after_a_successful_dodge() -> None:
 
 
 def test_the_minimum_does_not_apply_to_mag() -> None:
-    scn = scenario(attacker(weapon=weapon("Glaive élémentaire d'Eau")),
-                   defender(protections=[protection("Gardien silencieux (invoc. Ka-Terre)")]))
+    scn = scenario(
+        attacker(weapon=weapon("Glaive élémentaire d'Eau")),
+        defender(protections=[protection("Gardien silencieux (invoc. Ka-Terre)")]),
+    )
     result = run(scn, attaque_1=20)
     assert (result.numbers["phys_taken"], result.numbers["mag_taken"]) == (1, 0)
 
@@ -211,8 +238,10 @@ def test_point_faible_ignores_mundane_armour_but_not_the_phalange() -> None:
 
 def test_point_faible_leaves_the_cavalier_shield_and_effect_bonuses() -> None:
     pf = attacker(weapon=weapon("Arme magique des Dames du Lac (invoc.)"), effects=[att_fx("Point faible")])
-    d = defender(protections=[protection("Gilet pare-balles léger"), protection("Cavalier à la targe parcheminée")],
-                 effects=[def_fx("Réduction de la faille du bouclier")])
+    d = defender(
+        protections=[protection("Gilet pare-balles léger"), protection("Cavalier à la targe parcheminée")],
+        effects=[def_fx("Réduction de la faille du bouclier")],
+    )
     result = run(scenario(pf, d), attaque_1=20)
     assert result.numbers["phys_taken"] == 1  # 4 − (0 + 4 + 3) → 0, minimum 1
 
@@ -224,22 +253,28 @@ def test_the_phalange_invocation_makes_the_defenders_armour_magical() -> None:
 
 
 def test_a_glaive_pierces_mundane_armour() -> None:
-    scn = scenario(attacker(weapon=weapon("Glaive élémentaire de Terre")),
-                   defender(protections=[protection("Protection militaire intégrale")]))
+    scn = scenario(
+        attacker(weapon=weapon("Glaive élémentaire de Terre")),
+        defender(protections=[protection("Protection militaire intégrale")]),
+    )
     result = run(scn, attaque_1=20)
     assert (result.numbers["phys_taken"], result.numbers["mag_taken"]) == (3, 3)
 
 
 def test_a_glaive_against_a_mantle_of_the_same_element_is_cancelled_entirely() -> None:
-    scn = scenario(attacker(weapon=weapon("Glaive élémentaire d'Air")),
-                   defender(protections=[protection("Manteau élémentaire de Air")]))
+    scn = scenario(
+        attacker(weapon=weapon("Glaive élémentaire d'Air")),
+        defender(protections=[protection("Manteau élémentaire de Air")]),
+    )
     result = run(scn, attaque_1=22)  # even a critique
     assert (result.numbers["phys_taken"], result.numbers["mag_taken"], result.numbers["cancelled"]) == (0, 0, True)
 
 
 def test_a_glaive_against_a_mantle_of_another_element_keeps_the_minimum() -> None:
-    scn = scenario(attacker(weapon=weapon("Glaive élémentaire d'Air")),
-                   defender(protections=[protection("Manteau élémentaire de Lune")]))
+    scn = scenario(
+        attacker(weapon=weapon("Glaive élémentaire d'Air")),
+        defender(protections=[protection("Manteau élémentaire de Lune")]),
+    )
     result = run(scn, attaque_1=20)
     assert (result.numbers["phys_taken"], result.numbers["mag_taken"]) == (1, 0)
 
@@ -256,7 +291,9 @@ def test_regisseur_de_fureur_cancels_physical_damage_without_minimum() -> None:
 
 
 def test_armure_invincible_cancels_everything() -> None:
-    scn = scenario(attacker(weapon=weapon("Glaive élémentaire de Feu")), defender(effects=[def_fx("Armure invincible")]))
+    scn = scenario(
+        attacker(weapon=weapon("Glaive élémentaire de Feu")), defender(effects=[def_fx("Armure invincible")])
+    )
     result = run(scn, attaque_1=11)
     assert (result.numbers["phys_taken"], result.numbers["mag_taken"]) == (0, 0)
 
@@ -265,8 +302,10 @@ def _retenue(total_bonus: int) -> int:
     """Marteau (3) + Prince (+3) + extra PHYS from Pierre d'affûtage and Ka-Feu, against Retenue."""
     fx = [att_fx("Prince de la spirale")] + ([att_fx("Pierre d'affûtage lumineux")] if total_bonus >= 1 else [])
     ka = {0: 0, 1: 0, 2: 5, 3: 10}[total_bonus]
-    scn = scenario(attacker(weapon=weapon("Arme magique des Dames du Lac (invoc.)"), effects=fx, ka_feu=ka),
-                   defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]))
+    scn = scenario(
+        attacker(weapon=weapon("Arme magique des Dames du Lac (invoc.)"), effects=fx, ka_feu=ka),
+        defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]),
+    )
     result = run(scn, attaque_1=20)
     assert result.numbers["phys_raw"] == 4 + 3 + total_bonus
     return int(result.numbers["phys_taken"])  # type: ignore[arg-type]
@@ -275,8 +314,12 @@ def _retenue(total_bonus: int) -> int:
 def test_retenue_du_souffle_cancels_ten_and_takes_ten_off_eleven() -> None:
     assert _retenue(3) == 0  # 10 → cancelled
     with_eleven = scenario(
-        attacker(weapon=weapon("Arme magique des Dames du Lac (invoc.)"), approach=approach("Attaque puissante"),
-                 effects=[att_fx("Prince de la spirale")], ka_feu=10),
+        attacker(
+            weapon=weapon("Arme magique des Dames du Lac (invoc.)"),
+            approach=approach("Attaque puissante"),
+            effects=[att_fx("Prince de la spirale")],
+            ka_feu=10,
+        ),
         defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]),
     )
     result = run(with_eleven, attaque_1=20)
@@ -284,17 +327,21 @@ def test_retenue_du_souffle_cancels_ten_and_takes_ten_off_eleven() -> None:
 
 
 def test_retenue_du_souffle_counts_mag_in_the_total() -> None:
-    scn = scenario(attacker(weapon=weapon("Glaive élémentaire de Feu"), approach=approach("Attaque puissante")),
-                   defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]))
+    scn = scenario(
+        attacker(weapon=weapon("Glaive élémentaire de Feu"), approach=approach("Attaque puissante")),
+        defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]),
+    )
     crit = run(scn, attaque_1=22)  # (3+2)×2 = 10 PHYS, 3×2 = 6 MAG: 16 → −10 from PHYS first
     # Above the threshold Retenue is no whole cancel: the minimum of 1 PHYS still applies.
     assert (crit.numbers["phys_taken"], crit.numbers["mag_taken"]) == (1, 6)
 
 
 def test_retenue_can_take_the_ten_from_mag_first_as_a_setting() -> None:
-    scn = scenario(attacker(weapon=weapon("Glaive élémentaire de Feu"), approach=approach("Attaque puissante")),
-                   defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]),
-                   settings={"retenue_order": "mag_dabord"})
+    scn = scenario(
+        attacker(weapon=weapon("Glaive élémentaire de Feu"), approach=approach("Attaque puissante")),
+        defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]),
+        settings={"retenue_order": "mag_dabord"},
+    )
     crit = run(scn, attaque_1=22)  # 10 PHYS + 6 MAG: −6 MAG, then −4 PHYS
     assert (crit.numbers["phys_taken"], crit.numbers["mag_taken"]) == (6, 0)
 
@@ -312,14 +359,19 @@ def test_ka_feu_follows_the_weapons_type_into_mag() -> None:
 
 
 def test_ka_feu_does_not_apply_to_shooting() -> None:
-    scn = ranged(attacker(ka_feu=10, approach=approach("Tir (visée 1r)"), weapon=weapon("Arc")),
-                 defender(defence=defence("Encaisser les dommages", "tir")))
+    scn = ranged(
+        attacker(ka_feu=10, approach=approach("Tir (visée 1r)"), weapon=weapon("Arc")),
+        defender(defence=defence("Encaisser les dommages", "tir")),
+    )
     assert run(scn, attaque_1=20).numbers["phys_taken"] == 2
 
 
 def test_ka_feu_applies_to_throwing() -> None:
-    scn = scenario(attacker(ka_feu=5, approach=approach("Lancer"), weapon=weapon("Javelot")),
-                   defender(defence=defence("Encaisser les dommages", "lancer")), mode="lancer")
+    scn = scenario(
+        attacker(ka_feu=5, approach=approach("Lancer"), weapon=weapon("Javelot")),
+        defender(defence=defence("Encaisser les dommages", "lancer")),
+        mode="lancer",
+    )
     assert run(scn, attaque_1=20).numbers["phys_taken"] == 3
 
 
@@ -392,11 +444,21 @@ def test_encaisser_reads_no_defence_die() -> None:
 
 
 def test_eau_forte_halves_the_attackers_phys_at_range_rounding_down() -> None:
-    scn = ranged(attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil de chasse cal.12"), kind="autre",
-                          ammunition={"name": "Cartouches de chasse (courte portée)", "damage_bonus": 3,
-                                          "compatible": "Fusil de chasse cal.12"}),
-                 defender(defence=defence("Encaisser les dommages", "tir"),
-                          effects=[def_fx("Eau-forte des murailles d'Atlantis")]))
+    scn = ranged(
+        attacker(
+            approach=approach("Tir (visée 1r)"),
+            weapon=weapon("Fusil de chasse cal.12"),
+            kind="autre",
+            ammunition={
+                "name": "Cartouches de chasse (courte portée)",
+                "damage_bonus": 3,
+                "compatible": "Fusil de chasse cal.12",
+            },
+        ),
+        defender(
+            defence=defence("Encaisser les dommages", "tir"), effects=[def_fx("Eau-forte des murailles d'Atlantis")]
+        ),
+    )
     result = run(scn, attaque_1=20)
     assert (result.numbers["phys_raw"], result.numbers["phys_taken"]) == (3, 3)  # (4 + 3) ÷ 2
 
@@ -415,20 +477,33 @@ def test_the_phalange_weapon_becomes_magical_and_hits_harder() -> None:
 
 
 def test_poudre_des_brasiers_needs_a_firearm() -> None:
-    gun = ranged(attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Pistolet 9mm"),
-                          effects=[att_fx("Poudre des brasiers")]),
-                 defender(defence=defence("Encaisser les dommages", "tir")))
-    taurus = ranged(attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Taurus (sort Péché d'Aldebaran)"),
-                             effects=[att_fx("Poudre des brasiers")]),
-                    defender(defence=defence("Encaisser les dommages", "tir")))
+    gun = ranged(
+        attacker(
+            kind="autre",
+            approach=approach("Tir (visée 1r)"),
+            weapon=weapon("Pistolet 9mm"),
+            effects=[att_fx("Poudre des brasiers")],
+        ),
+        defender(defence=defence("Encaisser les dommages", "tir")),
+    )
+    taurus = ranged(
+        attacker(
+            approach=approach("Tir (visée 1r)"),
+            weapon=weapon("Taurus (sort Péché d'Aldebaran)"),
+            effects=[att_fx("Poudre des brasiers")],
+        ),
+        defender(defence=defence("Encaisser les dommages", "tir")),
+    )
     assert run(gun, attaque_1=20).numbers["phys_taken"] == 3
     assert run(taurus, attaque_1=20).numbers["phys_taken"] == 4
 
 
 def test_taurus_deals_mixed_damage_through_mundane_armour_but_not_an_invocation_armour() -> None:
     d = defender(defence=defence("Encaisser les dommages", "tir"), protections=[protection("Gilet pare-balles lourd")])
-    elemental = defender(defence=defence("Encaisser les dommages", "tir"),
-                         protections=[protection("Puissantes cuirasses de feu (invoc. Ka-Feu)")])
+    elemental = defender(
+        defence=defence("Encaisser les dommages", "tir"),
+        protections=[protection("Puissantes cuirasses de feu (invoc. Ka-Feu)")],
+    )
     att = attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Taurus (sort Péché d'Aldebaran)"))
     pierced = run(ranged(att, d), attaque_1=20)
     held = run(ranged(att, elemental), attaque_1=20)
@@ -437,10 +512,19 @@ def test_taurus_deals_mixed_damage_through_mundane_armour_but_not_an_invocation_
 
 
 def test_ammunition_adds_to_a_compatible_firearm() -> None:
-    scn = ranged(attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47"),
-                          ammunition={"name": "Balles blindées de fusils d'assaut", "damage_bonus": 4,
-                                      "compatible": "Fusil d'assaut AK-47"}),
-                 defender(defence=defence("Encaisser les dommages", "tir")))
+    scn = ranged(
+        attacker(
+            kind="autre",
+            approach=approach("Tir (visée 1r)"),
+            weapon=weapon("Fusil d'assaut AK-47"),
+            ammunition={
+                "name": "Balles blindées de fusils d'assaut",
+                "damage_bonus": 4,
+                "compatible": "Fusil d'assaut AK-47",
+            },
+        ),
+        defender(defence=defence("Encaisser les dommages", "tir")),
+    )
     assert run(scn, attaque_1=20).numbers["phys_taken"] == 8
 
 
@@ -463,8 +547,12 @@ def test_immobiliser_deals_no_damage() -> None:
 
 def _burst(cadence: str, n: int, reduction: str = "toutes") -> tuple[int, ...]:
     defenders = [defender(name=f"Cible {i}", defence=defence("Encaisser les dommages", "tir")) for i in range(n)]
-    scn = ranged(attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47")),
-                 *defenders, cadence=cadence, settings={"burst_reduction": reduction})
+    scn = ranged(
+        attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47")),
+        *defenders,
+        cadence=cadence,
+        settings={"burst_reduction": reduction},
+    )
     result = run(scn, attaque_1=20)
     return tuple(int(result.numbers[f"s{i + 1}.phys_taken"]) for i in range(n))  # type: ignore[arg-type]
 
@@ -483,23 +571,31 @@ def test_the_progressive_reading_of_the_burst_reduction_is_a_setting() -> None:
 
 def test_a_burst_reads_one_attack_die_and_one_defence_die_per_column() -> None:
     defenders = [defender(name=f"Cible {i}", defence=defence("Parer arme projectiles", "tir")) for i in range(3)]
-    scn = ranged(attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47")),
-                 *defenders, cadence="raf_ctrl")
+    scn = ranged(
+        attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47")),
+        *defenders,
+        cadence="raf_ctrl",
+    )
     assert dice_for(scn).keys() == ("attaque.1", "defense.1", "defense.2", "defense.3")
 
 
 def test_coup_par_coup_reads_one_attack_die_per_target() -> None:
     defenders = [defender(name=f"Cible {i}", defence=defence("Encaisser les dommages", "tir")) for i in range(2)]
-    scn = ranged(attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Pistolet 9mm")),
-                 *defenders, cadence="cpc")
+    scn = ranged(
+        attacker(kind="autre", approach=approach("Tir (visée 1r)"), weapon=weapon("Pistolet 9mm")),
+        *defenders,
+        cadence="cpc",
+    )
     assert dice_for(scn).keys() == ("attaque.1", "attaque.2")
     result = run(scn, attaque_1=20, attaque_2=90)
     assert (result.numbers["s1.phys_taken"], result.numbers["s2.phys_taken"]) == (2, 0)
 
 
 def test_attaque_rapide_resolves_two_attacks_with_two_defence_numbers() -> None:
-    scn = scenario(attacker(approach=approach("Attaque rapide")),
-                   defender(defence=defence("Parer"), defence_number=1, defence_number_2=2))
+    scn = scenario(
+        attacker(approach=approach("Attaque rapide")),
+        defender(defence=defence("Parer"), defence_number=1, defence_number_2=2),
+    )
     assert dice_for(scn).keys() == ("attaque.1", "attaque.2", "defense.1", "defense.2")
     assert [s.defence_number for s in plan(scn)] == [1, 2]
     result = run(scn, attaque_1=25, attaque_2=38, defense_1=45, defense_2=45)
@@ -509,8 +605,10 @@ def test_attaque_rapide_resolves_two_attacks_with_two_defence_numbers() -> None:
 
 
 def test_attaque_rapide_with_defence_numbers_two_and_three() -> None:
-    scn = scenario(attacker(approach=approach("Attaque rapide")),
-                   defender(defence=defence("Parer"), defence_number=2, defence_number_2=3))
+    scn = scenario(
+        attacker(approach=approach("Attaque rapide")),
+        defender(defence=defence("Parer"), defence_number=2, defence_number_2=3),
+    )
     result = run(scn, attaque_1=25, attaque_2=38, defense_1=25, defense_2=25)
     assert (result.numbers["s1.defence_threshold"], result.numbers["s2.defence_threshold"]) == (30, 10)
 
@@ -530,8 +628,10 @@ def test_margin_choices_beyond_the_margin_are_ignored_visibly() -> None:
 
 
 def test_margin_choices_of_the_defender_remove_damage_after_the_minimum() -> None:
-    scn = scenario(attacker(weapon=weapon("Marteau")),
-                   defender(degree=14, defence=defence("Standard"), margin_damage=2, margin_malus=0))
+    scn = scenario(
+        attacker(weapon=weapon("Marteau")),
+        defender(degree=14, defence=defence("Standard"), margin_damage=2, margin_malus=0),
+    )
     result = run(scn, attaque_1=20, defense_1=12)
     assert (result.numbers["phys_before_choices"], result.numbers["phys_taken"]) == (2, 0)
 

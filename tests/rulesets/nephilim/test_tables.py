@@ -15,7 +15,11 @@ from tests.rulesets.nephilim.helpers import approach, attacker, defence, defende
 HEAVY_MELEE = {"name": "Arme d'essai", "category": "melee", "degree": 5, "phys": 10, "mag": 10}
 HEAVY_RANGED = dict(HEAVY_MELEE, category="tir")
 HEAVY_THROWN = dict(HEAVY_MELEE, category="lancer")
-ENCAISSER = {"melee": "Encaisser (déf. impossible)", "tir": "Encaisser les dommages", "lancer": "Encaisser les dommages"}
+ENCAISSER = {
+    "melee": "Encaisser (déf. impossible)",
+    "tir": "Encaisser les dommages",
+    "lancer": "Encaisser les dommages",
+}
 APPROACH_FOR = {"melee": "Standard", "tir": "Tir (visée 1r)", "lancer": "Lancer"}
 
 
@@ -30,9 +34,15 @@ def _numbers(result: Result) -> tuple[int, int]:
 @pytest.mark.parametrize("table", list(t.TABLES))
 def test_every_row_of_every_table_parses_as_scenario_data(table: str) -> None:
     for row in t.TABLES[table]:
-        kind = {"melee_approaches": "approach", "ranged_approaches": "approach", "melee_weapons": "weapon",
-                "ranged_weapons": "weapon", "thrown_weapons": "weapon", "ammunitions": "ammunition",
-                "attacker_effects": "effects"}.get(table)
+        kind = {
+            "melee_approaches": "approach",
+            "ranged_approaches": "approach",
+            "melee_weapons": "weapon",
+            "ranged_weapons": "weapon",
+            "thrown_weapons": "weapon",
+            "ammunitions": "ammunition",
+            "attacker_effects": "effects",
+        }.get(table)
         if kind is None:
             continue
         value = [row] if kind == "effects" else row
@@ -54,17 +64,24 @@ def test_every_row_of_every_table_parses_as_scenario_data(table: str) -> None:
         parse(Scenario, data)
 
 
-@pytest.mark.parametrize("row", t.MELEE_WEAPONS + t.RANGED_WEAPONS + t.THROWN_WEAPONS,
-                         ids=[r["name"] for r in t.MELEE_WEAPONS + t.RANGED_WEAPONS + t.THROWN_WEAPONS])
+@pytest.mark.parametrize(
+    "row",
+    t.MELEE_WEAPONS + t.RANGED_WEAPONS + t.THROWN_WEAPONS,
+    ids=[r["name"] for r in t.MELEE_WEAPONS + t.RANGED_WEAPONS + t.THROWN_WEAPONS],
+)
 def test_each_weapon_deals_its_phys_and_mag_to_an_unprotected_nephilim(row: dict[str, Any]) -> None:
     mode = row["category"]
-    scn = scenario(attacker(weapon=row, approach=approach(APPROACH_FOR[mode])),
-                   defender(defence=defence(ENCAISSER[mode], mode)), mode=mode)
+    scn = scenario(
+        attacker(weapon=row, approach=approach(APPROACH_FOR[mode])),
+        defender(defence=defence(ENCAISSER[mode], mode)),
+        mode=mode,
+    )
     assert _numbers(run(scn, attaque_1=20)) == (row["phys"], row["mag"])
 
 
-@pytest.mark.parametrize("row", t.MELEE_APPROACHES + t.RANGED_APPROACHES,
-                         ids=[r["name"] for r in t.MELEE_APPROACHES + t.RANGED_APPROACHES])
+@pytest.mark.parametrize(
+    "row", t.MELEE_APPROACHES + t.RANGED_APPROACHES, ids=[r["name"] for r in t.MELEE_APPROACHES + t.RANGED_APPROACHES]
+)
 def test_each_approach_moves_the_attack_degree_by_its_modifier(row: dict[str, Any]) -> None:
     mode = {"tir": "tir", "lancer": "lancer"}.get(row["kind"], "melee")
     heavy = {"melee": HEAVY_MELEE, "tir": HEAVY_RANGED, "lancer": HEAVY_THROWN}[mode]
@@ -80,8 +97,11 @@ def test_each_approach_moves_the_attack_degree_by_its_modifier(row: dict[str, An
 @pytest.mark.parametrize("row", t.AMMUNITIONS, ids=[r["name"] for r in t.AMMUNITIONS])
 def test_each_ammunition_adds_its_bonus_to_a_compatible_firearm(row: dict[str, Any]) -> None:
     gun = weapon(row["compatible"] or "Carabine 22 long rifle")
-    scn = scenario(attacker(kind="autre", weapon=gun, ammunition=row, approach=approach("Tir (visée 1r)")),
-                   defender(defence=defence("Encaisser les dommages", "tir")), mode="tir")
+    scn = scenario(
+        attacker(kind="autre", weapon=gun, ammunition=row, approach=approach("Tir (visée 1r)")),
+        defender(defence=defence("Encaisser les dommages", "tir")),
+        mode="tir",
+    )
     assert _numbers(run(scn, attaque_1=20)) == (gun["phys"] + row["damage_bonus"], 0)
 
 
@@ -95,8 +115,9 @@ def test_each_protection_subtracts_its_phys_and_mag(row: dict[str, Any]) -> None
 def test_each_defence_type_applies_its_success_and_failure_effects(row: dict[str, Any]) -> None:
     mode = row["context"]
     heavy = {"melee": HEAVY_MELEE, "tir": HEAVY_RANGED, "lancer": HEAVY_THROWN}[mode]
-    scn = scenario(attacker(weapon=heavy, approach=approach(APPROACH_FOR[mode])), defender(defence=row, degree=9),
-                   mode=mode)
+    scn = scenario(
+        attacker(weapon=heavy, approach=approach(APPROACH_FOR[mode])), defender(defence=row, degree=9), mode=mode
+    )
     if not row.get("rolls", True):
         assert _numbers(run(scn, attaque_1=20)) == (10, 10)
         return
@@ -137,10 +158,19 @@ ATTACKER_EXPECTED: dict[str, tuple[int, int, int]] = {
 
 def _attacker_context(effects: list[dict[str, Any]]) -> Result:
     scn = scenario(
-        attacker(approach=approach("Attaque en force"), approach_element="feu", approach_value=2, coordinated=True,
-                 effects=effects),
-        defender(kind="autre", defence=defence("Parer"), failed_ka_dominant=True,
-                 protections=[protection("Armure de cuir légère")]),
+        attacker(
+            approach=approach("Attaque en force"),
+            approach_element="feu",
+            approach_value=2,
+            coordinated=True,
+            effects=effects,
+        ),
+        defender(
+            kind="autre",
+            defence=defence("Parer"),
+            failed_ka_dominant=True,
+            protections=[protection("Armure de cuir légère")],
+        ),
     )
     return run(scn, attaque_1=20, defense_1=97)
 
@@ -158,8 +188,11 @@ def test_each_attacker_effect_changes_what_it_says(row: dict[str, Any]) -> None:
 def test_poudre_des_brasiers_adds_one_phys_to_a_firearm_at_range() -> None:
     gun = weapon("Pistolet 9mm")
     fx = [t.row(t.ATTACKER_EFFECTS, "Poudre des brasiers")]
-    scn = scenario(attacker(kind="autre", weapon=gun, approach=approach("Tir (visée 1r)"), effects=fx),
-                   defender(defence=defence("Encaisser les dommages", "tir")), mode="tir")
+    scn = scenario(
+        attacker(kind="autre", weapon=gun, approach=approach("Tir (visée 1r)"), effects=fx),
+        defender(defence=defence("Encaisser les dommages", "tir")),
+        mode="tir",
+    )
     assert _numbers(run(scn, attaque_1=20)) == (3, 0)
 
 
@@ -195,8 +228,13 @@ DEFENDER_EXPECTED: dict[str, tuple[int, int, int]] = {
 def _defender_context(effects: list[dict[str, Any]]) -> Result:
     scn = scenario(
         attacker(weapon=HEAVY_MELEE),
-        defender(defence=defence("Parer"), approach_element="feu", approach_value=2, effects=effects,
-                 protections=[protection("Armure de cuir légère")]),
+        defender(
+            defence=defence("Parer"),
+            approach_element="feu",
+            approach_value=2,
+            effects=effects,
+            protections=[protection("Armure de cuir légère")],
+        ),
     )
     return run(scn, attaque_1=20, defense_1=100)  # 100 always fails, whatever the defence degree
 
@@ -213,8 +251,13 @@ def test_each_defender_effect_changes_what_it_says(row: dict[str, Any]) -> None:
 
 
 def test_the_mantle_can_also_be_an_effect_with_a_named_behaviour() -> None:
-    mantle = {"name": "Manteau élémentaire (sort)", "behaviour": "manteau_elementaire", "element": "feu",
-              "protection_phys": 3, "protection_mag": 3}
+    mantle = {
+        "name": "Manteau élémentaire (sort)",
+        "behaviour": "manteau_elementaire",
+        "element": "feu",
+        "protection_phys": 3,
+        "protection_mag": 3,
+    }
     same = scenario(attacker(weapon=weapon("Glaive élémentaire de Feu")), defender(effects=[mantle]))
     other = scenario(attacker(weapon=weapon("Glaive élémentaire d'Eau")), defender(effects=[mantle]))
     assert _numbers(run(same, attaque_1=22)) == (0, 0)
