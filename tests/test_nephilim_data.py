@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fixtures(nephilim_data: None, db: Any) -> None:
+def _fixtures(db: Any, request: pytest.FixtureRequest) -> None:
     """Every test reads the fixtures loaded once for the module."""
+    request.getfixturevalue("nephilim_data")
 
 
 def test_every_table_of_the_seed_has_all_its_rows() -> None:

@@ -22,8 +22,9 @@ FORM = "application/x-www-form-urlencoded"
 
 
 @pytest.fixture(autouse=True)
-def _fixtures(nephilim_data: None, db: Any) -> None:
+def _fixtures(db: Any, request: pytest.FixtureRequest) -> None:
     """The bestiary presets read the fixtures."""
+    request.getfixturevalue("nephilim_data")
 
 
 def _example_query(key: str, seed: int = 42) -> str:
