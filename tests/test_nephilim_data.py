@@ -14,13 +14,7 @@ from rulesets.nephilim import model as m
 from tests.nephilim_fixtures import nephilim_data  # noqa: F401  (fixture)
 from tests.rulesets.nephilim import seed_tables as t
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fixtures(db: Any, request: pytest.FixtureRequest) -> None:
-    """Every test reads the fixtures loaded once for the module."""
-    request.getfixturevalue("nephilim_data")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nephilim_data")]
 
 
 def test_every_table_of_the_seed_has_all_its_rows() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -16,15 +15,9 @@ from rulesets.nephilim.examples import examples
 from rulesets.nephilim.model import Scenario
 from tests.nephilim_fixtures import nephilim_data  # noqa: F401  (fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nephilim_data")]
 
 FORM = "application/x-www-form-urlencoded"
-
-
-@pytest.fixture(autouse=True)
-def _fixtures(db: Any, request: pytest.FixtureRequest) -> None:
-    """The bestiary presets read the fixtures."""
-    request.getfixturevalue("nephilim_data")
 
 
 def _example_query(key: str, seed: int = 42) -> str:
