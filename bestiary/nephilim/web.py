@@ -102,7 +102,7 @@ def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]
     s = resolution.scenario
     choices = int(n.get("attack_choices") or n.get("s1.attack_choices") or 0)
     out: list[tuple[str, dict[str, Any], bool]] = []
-    for damage in range(choices + 1):
+    for damage in range(choices + 1) if choices else ():
         malus = choices - damage
         label = _("{d} × +1 dommage, {m} × −1 défense adverse").format(d=damage, m=malus)
         current = s.attacker.margin_damage == damage and s.attacker.margin_malus == malus
