@@ -397,11 +397,23 @@ def active_components(
             continue
         if not fx.scope.covers(s.scn.mode):
             if panel:
-                panel.add("effect_off", group, fx.name, _("sans effet ({scope})").format(scope=fx.scope.label), rule)
+                panel.add(
+                    "effect_off",
+                    group,
+                    _("{name} (portée : {scope})").format(name=fx.name, scope=fx.scope.label.lower()),
+                    _("sans effet"),
+                    rule,
+                )
             continue
         if fx.behaviour is Behaviour.TRANSMUTATION_DU_FAUVE and (magical_weapon or weapon.element is not Element.NONE):
             if panel:
-                panel.add("effect_off", G_PROT, fx.name, _("inefficace contre une arme magique ou élémentaire"), rule)
+                panel.add(
+                    "effect_off",
+                    G_PROT,
+                    _("{name} contre une arme magique ou élémentaire").format(name=fx.name),
+                    _("inefficace"),
+                    rule,
+                )
             continue
         base = Active(fx.name, ComponentKind.NOTE, 0, fx.behaviour, fx.element, fx.threshold)
         if fx.behaviour is not Behaviour.NONE and not attacker_side:
@@ -412,19 +424,15 @@ def active_components(
             if kind not in relevant:
                 if panel:
                     shown = kind.label + (f" {signed(value)}" if value else "")
-                    panel.add(
-                        "effect_off", G_INFO, fx.name, _("{kind} : sans effet sur cet échange").format(kind=shown), rule
-                    )
+                    panel.add("effect_off", G_INFO, f"{fx.name} — {shown}", _("sans effet ici"), rule)
                 continue
             if not _condition(condition, attacker_side, s):
                 if panel:
                     panel.add(
                         "effect_off",
                         group,
-                        fx.name,
-                        _("{kind} : condition non remplie ({cond})").format(
-                            kind=kind.label, cond=condition.label.lower()
-                        ),
+                        f"{fx.name} — {kind.label} ({condition.label.lower()})",
+                        _("condition non remplie"),
                         rule,
                     )
                 continue
@@ -532,7 +540,7 @@ def defence_degree(
     if d.carried_over:
         parts.append((_("Report du round précédent"), d.carried_over, R_MARGIN))
     total = sum(v for _l, v, _r in parts)
-    if panel:
+    if panel and d.defence.rolls:
         for i, (label, value, rule) in enumerate(parts):
             panel.add("defence_mod", G_DEF, label, str(value) if i == 0 else signed(value), rule)
     return total
@@ -592,7 +600,9 @@ def resolve_strike(
         if defence is not None:
             _roll_events(panel, G_DEF, d.name, defence, "defence_roll")
         else:
-            panel.add("defence_roll", G_DEF, d.defence.name, _("aucun jet : le défenseur encaisse"), R_DEF_MELEE)
+            panel.add(
+                "defence_roll", G_DEF, _("{defence} : pas de jet").format(defence=d.defence.name), "—", R_DEF_MELEE
+            )
 
     next_round: list[tuple[str, int]] = []
     if not hit or not a.approach.deals_damage:
@@ -783,9 +793,21 @@ def _damage(
             phys, mag = new_phys, new_mag
             no_minimum = dt.success_no_minimum
         if dt.escapes and panel:
-            panel.add("defence", G_DMG, dt.name, _("le défenseur s'échappe, les dommages restent"), R_DEF_MELEE)
+            panel.add(
+                "defence",
+                G_DMG,
+                _("{defence} réussie : les dommages restent").format(defence=dt.name),
+                _("s'échappe"),
+                R_DEF_MELEE,
+            )
         if dt.needs_attack_roll and panel:
-            panel.add("defence", G_NEXT, dt.name, _("jet d'attaque standard requis pour riposter"), R_DEF_MELEE)
+            panel.add(
+                "defence",
+                G_NEXT,
+                _("{defence} réussie : riposte").format(defence=dt.name),
+                _("jet d'attaque requis"),
+                R_DEF_MELEE,
+            )
     elif defence is not None and (dt.failure_add_phys or dt.failure_add_mag):
         note(
             _("{defence} ratée").format(defence=dt.name),
@@ -1000,8 +1022,8 @@ def _info_events(scn: Scenario) -> list[Event]:
     out.append(
         Event(
             "initiative",
-            _("Initiative et MV de {name}").format(name=a.name),
-            f"{a.initiative_ka * mult} ({source})",
+            _("Initiative et MV de {name} ({source})").format(name=a.name, source=source),
+            str(a.initiative_ka * mult),
             R_TYPES,
             G_INFO,
             {"value": a.initiative_ka * mult},
@@ -1011,8 +1033,8 @@ def _info_events(scn: Scenario) -> list[Event]:
         out.append(
             Event(
                 "no_defence",
-                a.approach.name,
-                _("{name} ne peut pas se défendre ce round").format(name=a.name),
+                _("{approach} : {name} ne peut pas se défendre ce round").format(approach=a.approach.name, name=a.name),
+                "—",
                 R_AM,
                 G_INFO,
             )
@@ -1020,17 +1042,21 @@ def _info_events(scn: Scenario) -> list[Event]:
     if a.approach.aiming_rounds:
         out.append(
             Event(
-                "aiming", a.approach.name, _("{n} round(s) de visée").format(n=a.approach.aiming_rounds), R_AD, G_INFO
+                "aiming",
+                _("{approach} : rounds de visée").format(approach=a.approach.name),
+                str(a.approach.aiming_rounds),
+                R_AD,
+                G_INFO,
             )
         )
     if scn.rapid:
-        out.append(Event("rapid", _("Attaque rapide"), _("deux attaques, un même type de défense"), R_RAPID, G_INFO))
+        out.append(Event("rapid", _("Attaque rapide : attaques (même type de défense)"), "2", R_RAPID, G_INFO))
     if len(scn.defenders) > 1:
         out.append(
             Event(
                 "multi",
-                scn.cadence.label,
-                _("{n} cibles, une colonne chacune").format(n=len(scn.defenders)),
+                _("{cadence} : cibles (une colonne chacune)").format(cadence=scn.cadence.label),
+                str(len(scn.defenders)),
                 R_MULTI,
                 G_INFO,
             )
@@ -1039,8 +1065,8 @@ def _info_events(scn: Scenario) -> list[Event]:
         out.append(
             Event(
                 "sensitivity",
-                d.name,
-                _("sensible aux dommages magiques") if d.magic_sensitive else _("insensible aux dommages magiques"),
+                _("{name} : sensible aux dommages magiques").format(name=d.name),
+                _("oui") if d.magic_sensitive else _("non"),
                 R_SENS,
                 G_INFO,
                 {"sensitive": d.magic_sensitive},

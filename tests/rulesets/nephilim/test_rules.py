@@ -117,7 +117,7 @@ def test_a_melee_only_effect_does_nothing_at_range_and_says_so() -> None:
     )
     result = run(scn, attaque_1=95)
     assert result.numbers["attack_degree"] == 6
-    assert any(e.kind == "effect_off" and e.label == "Parfum de concentration" for e in result.events)
+    assert any(e.kind == "effect_off" and e.label.startswith("Parfum de concentration") for e in result.events)
 
 
 # --------------------------------------------------------------------------- defence degree
