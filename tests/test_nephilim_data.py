@@ -105,3 +105,38 @@ def test_each_creature_attacks_and_defends_through_the_engine(pk: int) -> None:
         defender["approach_value"] = 0
     payload = {"scenario": {"defenders": [defender]}, "seed": pk}
     assert resolve(get("nephilim"), payload).result.numbers["strikes"] == 1
+
+
+@pytest.mark.parametrize(
+    "model", ["approach", "weapon", "ammunition", "protection", "defencetype", "effect", "creature"]
+)
+def test_each_admin_list_searches_and_filters(admin_client: Any, model: str) -> None:
+    listing = admin_client.get(f"/admin/nephilim/{model}/")
+    assert listing.status_code == 200
+    assert admin_client.get(f"/admin/nephilim/{model}/?q=e").status_code == 200
+    first = (
+        {
+            "approach": Approach,
+            "weapon": Weapon,
+            "ammunition": Ammunition,
+            "protection": Protection,
+            "defencetype": DefenceType,
+            "effect": Effect,
+            "creature": Creature,
+        }[model]
+        .objects.order_by("pk")
+        .first()
+    )
+    assert first is not None
+    assert admin_client.get(f"/admin/nephilim/{model}/{first.pk}/change/").status_code == 200
+
+
+def test_a_new_simple_spell_needs_no_code(admin_client: Any) -> None:
+    spell = Effect.objects.create(side="defenseur", kind="sort", name="Peau de pierre", protection_phys=2)
+    scenario = {
+        "defenders": [{"defence": {"name": "Encaisser", "style": "encaisser", "rolls": False}}],
+        "attacker": {"weapon": {"name": "Marteau", "degree": 3, "phys": 3}},
+        "defender_effects": [spell.as_scenario()],
+    }
+    result = resolve(get("nephilim"), {"scenario": scenario, "dice": {"attaque.1": 20}}).result
+    assert result.numbers["phys_taken"] == 1

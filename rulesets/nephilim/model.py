@@ -560,6 +560,10 @@ class Attacker:
     margin_damage: Annotated[int, _deg(_("Marge > 10 : choix « +1 dommage »"), 0, 30)] = 0
     margin_malus: Annotated[int, _deg(_("Marge > 10 : choix « −1 défense adverse »"), 0, 30)] = 0
 
+    def __post_init__(self) -> None:
+        if not self.name.strip():  # a blank name (a new form row) reads as the role
+            object.__setattr__(self, "name", _("Attaquant"))
+
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
         element, value = self.approach_element, self.approach_value
@@ -604,6 +608,10 @@ class Defender:
     carried_over: Annotated[int, _deg(_("Report du round précédent (degrés)"))] = 0
     margin_damage: Annotated[int, _deg(_("Marge > 10 : choix « −1 dommage »"), 0, 30)] = 0
     margin_malus: Annotated[int, _deg(_("Marge > 10 : choix « −1 attaque adverse »"), 0, 30)] = 0
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():  # a blank name (a new form row) reads as the role
+            object.__setattr__(self, "name", _("Défenseur"))
 
     @property
     def protections(self) -> tuple[tuple[str, Protection], ...]:

@@ -190,3 +190,9 @@ def test_the_json_schema_carries_french_titles() -> None:
     schema = json_schema(Scenario)
     assert schema["properties"]["attacker"]["properties"]["degree"]["title"] == "Vécu ou Menace (degré)"
     assert schema["properties"]["defenders"]["maxItems"] == 6
+
+
+def test_a_blank_name_reads_as_the_role() -> None:
+    resolution = resolve(get("nephilim"), {"scenario": {"attacker": {"name": ""}, "defenders": [{"name": " "}]}})
+    assert resolution.scenario.attacker.name == "Attaquant"
+    assert resolution.scenario.defenders[0].name == "Défenseur"
