@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from functools import lru_cache
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -54,6 +55,7 @@ def _key(roll: Roll, chosen: int) -> tuple[bool, bool, bool, int]:
     return (roll.success, roll.critical, roll.fumble, min(roll.choices, chosen))
 
 
+@lru_cache(maxsize=1024)
 def _classes(degree: int, chosen: int) -> dict[tuple[bool, bool, bool, int], tuple[int, int]]:
     """Faces of a D100 grouped by what the pipeline reads: key → (representative face, count)."""
     out: dict[tuple[bool, bool, bool, int], tuple[int, int]] = {}
@@ -64,10 +66,24 @@ def _classes(degree: int, chosen: int) -> dict[tuple[bool, bool, bool, int], tup
     return out
 
 
+@lru_cache(maxsize=1024)
+def _defence_classes(degree: int, chosen: int) -> tuple[tuple[int, int], ...]:
+    """Defence faces grouped by what the pipeline reads of them: success and usable margin choices
+    (a defence critique or maladresse changes nothing): (representative face, count)."""
+    out: dict[tuple[bool, int], tuple[int, int]] = {}
+    for face in FACES:
+        roll = read_roll(face, degree)
+        key = (roll.success, min(roll.choices, chosen))
+        rep, count = out.get(key, (face, 0))
+        out[key] = (rep, count + 1)
+    return tuple(out.values())
+
+
 def facts_of(roll_hit: bool, attack: Roll, defence: Roll | None, phys: int, mag: int, tier: str) -> StrikeFacts:
     return StrikeFacts(roll_hit, attack.critical, attack.fumble, bool(defence and defence.success), phys, mag, tier)
 
 
+@lru_cache(maxsize=256)
 def _prepared(scn: Scenario, st: Strike) -> tuple[int, int, Callable[[bool], int]]:
     """Attack degree, defence margin choices wanted, and the defence degree given a hit."""
     s = situation_for(scn, st)
@@ -84,12 +100,20 @@ def _prepared(scn: Scenario, st: Strike) -> tuple[int, int, Callable[[bool], int
 
 def conditional(scn: Scenario, st: Strike, att_face: int) -> Distribution[StrikeFacts]:
     """One strike's facts over its defence die, the attack die showing ``att_face``."""
+    att_deg = _prepared(scn, st)[0]
+    return _conditional(scn, st, _key(read_roll(att_face, att_deg), scn.attacker.margin_damage))
+
+
+@lru_cache(maxsize=1024)
+def _conditional(scn: Scenario, st: Strike, key: tuple[bool, bool, bool, int]) -> Distribution[StrikeFacts]:
+    """The same, for every attack face of the class ``key`` (the pipeline reads nothing else)."""
     att_deg, def_wanted, def_deg = _prepared(scn, st)
-    hit = read_roll(att_face, att_deg).success
+    att_face = _classes(att_deg, scn.attacker.margin_damage)[key][0]
+    hit = key[0]
     if st.defence_slot is None:
         defence_classes: list[tuple[int | None, int]] = [(None, 1)]
     else:
-        defence_classes = [(face, count) for face, count in _classes(def_deg(hit), def_wanted).values()]
+        defence_classes = list(_defence_classes(def_deg(hit), def_wanted))
     weights: dict[StrikeFacts, int] = defaultdict(int)
     for def_face, count in defence_classes:
         o = resolve_strike(scn, st, att_face, def_face, detail=False)
