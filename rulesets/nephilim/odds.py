@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from functools import lru_cache
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from rulesets.core.i18n import _
 from rulesets.core.odds import Chart, Distribution, Odds
