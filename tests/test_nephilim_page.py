@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from bestiary.nephilim.models import Creature, DefenceType, Weapon
+from bestiary.nephilim.models import Creature, DefenceType, Effect, Weapon
 from calculator.forms import permalink_query
 from rulesets.core.schema import parse, to_data
 from rulesets.nephilim.examples import examples
@@ -132,3 +132,26 @@ def test_margin_choices_are_offered_as_variations_with_the_same_dice(client: Cli
     html = client.get(response.headers["Location"]).content.decode()
     assert "4 × +1 dommage, 0 × −1 défense adverse" in html
     assert "Résultat final" in html
+
+
+def test_a_spell_added_in_a_defender_column_aims_at_that_defender(client: Client) -> None:
+    spell = Effect.objects.get(name="Corps brumeux", side="defenseur")
+    response = client.post(
+        "/nephilim/",
+        f"_f=1&_add=defenders&preset.defender_effect_2.1={spell.pk}&_load=preset.defender_effect_2.1",
+        content_type=FORM,
+    )
+    html = unescape(response.content.decode())
+    assert re.search(r'name="defender_effects.1.name"[^>]*value="Corps brumeux"', html)
+    assert re.search(r'name="defender_effects.1.target"[^>]*value="2"', html)
+    column = html.split("Défenseur n°2")[1].split("4. Sorts, invocations")[0]
+    assert 'name="defender_effects.1.name"' in column
+
+
+def test_each_field_of_the_scenario_is_on_the_page_once(client: Client) -> None:
+    html = client.get("/nephilim/?_f=1&_add=defenders").content.decode()
+    names = re.findall(r'<(?:input|select|textarea)[^>]*name="([a-z_]+\.[^"]+|mode|cadence)"', html)
+    scenario_names = [n for n in names if not n.startswith(("preset.", "dice.", "seed"))]
+    assert len(scenario_names) == len(set(scenario_names))
+    for expected in ("defender_effects.0.name", "attacker.effects.0.name", "settings.retenue_order", "cadence"):
+        assert expected in scenario_names

@@ -8,6 +8,7 @@ from bestiary.nephilim import selectors
 from bestiary.nephilim.models import Effect, Protection, _flat
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
 from rulesets.core.request import Resolution
+from rulesets.nephilim.model import DEFENDERS_MAX
 
 
 def _presets(rows: list[Any], values: Any) -> list[Preset]:
@@ -22,6 +23,7 @@ def presets() -> list[PresetGroup]:
     )
     shields = selectors.protection_list(Protection.Family.SHIELD)
     others = selectors.protection_list(Protection.Family.MANTLE, Protection.Family.OTHER)
+    defender_effects = selectors.effect_list(Effect.Side.DEFENDER)
 
     def protection(p: Protection) -> dict[str, Any]:
         return p.as_scenario()
@@ -61,11 +63,20 @@ def presets() -> list[PresetGroup]:
         PresetGroup("armour", "defenders.{row}.armour", _("Armure"), _presets(armours, protection)),
         PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), _presets(shields, protection)),
         PresetGroup("other", "defenders.{row}.other", _("Manteau ou autre"), _presets(others, protection)),
+        *(
+            PresetGroup(
+                f"defender_effect_{n}",
+                "defender_effects.{row}",
+                _("Ajouter sur ce défenseur"),
+                _presets(defender_effects, lambda e, n=n: {**e.as_scenario(), "target": n}),
+            )
+            for n in range(1, DEFENDERS_MAX + 1)
+        ),
         PresetGroup(
             "defender_effect",
             "defender_effects.{row}",
             _("Sort, invocation, formule"),
-            _presets(selectors.effect_list(Effect.Side.DEFENDER), lambda e: e.as_scenario()),
+            _presets(defender_effects, lambda e: e.as_scenario()),
         ),
     ]
 
