@@ -156,6 +156,37 @@ FUMBLE = (
     "Un pied glisse, le coup part de travers — une maladresse que {d} regarde passer, presque amusé.",
     "Le Ka se dérobe et le corps suit : {a} s'emmêle dans sa propre attaque, maladresse.",
 )
+FUMBLE_RANGED = (
+    "Mais l'arme s'enraye au pire moment : maladresse, et {d} n'a rien senti.",
+    "Le coup part dans le décor ; une maladresse que {a} regrettera.",
+)
+MISS_RANGED = (
+    "Le projectile siffle à côté de {d} et se perd au loin.",
+    "Trop haut, trop vite : le tir manque {d}.",
+)
+KA = {
+    "feu": ("Le Ka-Feu embrase le geste de {a}.", "Une chaleur d'incendie monte dans le bras de {a}."),
+    "eau": ("Le Ka-Eau rend {a} fluide comme une marée.", "{a} glisse, insaisissable, porté par son Ka-Eau."),
+    "air": ("Le Ka-Air porte {a}, léger, presque invisible.", "Un souffle d'Air précède le geste de {a}."),
+    "terre": ("Le Ka-Terre ancre {a} au sol, lourd et implacable.", "{a} frappe avec la patience de la pierre."),
+    "lune": (
+        "Le Ka-Lune trouble l'air autour de {a}, étrange et changeant.",
+        "Quelque chose de lunaire déforme le geste de {a}.",
+    ),
+    "soleil": ("Le Ka-Soleil éclaire la volonté de {a}.", "Une clarté d'or guide la main de {a}."),
+}
+MAGIC_HELP = (
+    "La magie répond à l'appel : {fx}.",
+    "{fx} — l'Occulte se mêle au geste.",
+)
+MANTLE = (
+    "Mais le manteau élémentaire reconnaît sa propre nature et boit le coup tout entier.",
+    "L'élément de l'arme se fond dans le manteau du même élément : il ne reste rien de l'attaque.",
+)
+PARTIAL = (
+    "Une part du coup se dissout ({why}).",
+    "La magie en retient une part ({why}), pas tout.",
+)
 MISS = (
     "L'attaque se perd dans le vide ; {d} n'a même pas à y répondre.",
     "Trop court, trop large : le coup ne trouve que l'air.",
@@ -269,20 +300,28 @@ def story(scn: Scenario, result: Result) -> tuple[str, ...]:
             parts.append(_pick(openings, seed, f"open{i}").format(**fill))
         else:
             parts.append(_("La rafale balaie aussi {d}.").format(d=d.name))
+        if i == 1 and a.approach_value and a.approach_element.value in KA:
+            parts.append(_pick(KA[a.approach_element.value], seed, "ka").format(**fill))
+        if i == 1 and any(f.active for f in a.effects):
+            names = _join([f.name for f in a.effects if f.active])
+            parts.append(_pick(MAGIC_HELP, seed, "fx").format(fx=names))
         if n.get(key + "critical"):
             parts.append(_pick(CRITICAL, seed, f"crit{i}").format(**fill))
         cancels = [e for e in result.events if e.kind == "cancel" and e.data.get("strike") == i]
+        ranged = scn.mode is Mode.RANGED
         if tier == "fumble":
-            parts.append(_pick(FUMBLE, seed, f"fumble{i}").format(**fill))
+            parts.append(_pick(FUMBLE_RANGED if ranged else FUMBLE, seed, f"fumble{i}").format(**fill))
         elif tier == "miss":
-            parts.append(_pick(MISS, seed, f"miss{i}").format(**fill))
+            parts.append(_pick(MISS_RANGED if ranged else MISS, seed, f"miss{i}").format(**fill))
         elif tier == "dodged":
             parts.append(_pick(DODGED, seed, f"dodge{i}").format(**fill))
         elif tier == "defended":
             options = DEFENDED.get(d.defence.style, DEFENDED_DEFAULT)
             parts.append(_pick(options, seed, f"def{i}").format(**fill))
         elif tier == "absorbed":
-            if cancels and a.approach.deals_damage:
+            if cancels and a.approach.deals_damage and "même élément" in cancels[0].label:
+                parts.append(_pick(MANTLE, seed, f"mantle{i}"))
+            elif cancels and a.approach.deals_damage:
                 parts.append(_pick(CANCEL, seed, f"cancel{i}").format(why=cancels[0].label.lower()))
             elif not a.approach.deals_damage:
                 parts.append(_approach_effect(scn, d))
@@ -290,6 +329,8 @@ def story(scn: Scenario, result: Result) -> tuple[str, ...]:
                 parts.append(_pick(ABSORBED, seed, f"abs{i}").format(**fill))
         else:
             table = {"graze": GRAZE, "wound": WOUND, "terrible": TERRIBLE}[tier]
+            if cancels:
+                parts.append(_pick(PARTIAL, seed, f"partial{i}").format(why=cancels[0].label))
             parts.append(_pick(table, seed, f"dmg{i}").format(**fill))
             if mag:
                 parts.append(_pick(MAGIC, seed, f"mag{i}").format(**fill))
