@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -83,8 +83,11 @@ def facts_of(roll_hit: bool, attack: Roll, defence: Roll | None, phys: int, mag:
     return StrikeFacts(roll_hit, attack.critical, attack.fumble, bool(defence and defence.success), phys, mag, tier)
 
 
-@lru_cache(maxsize=256)
-def _prepared(scn: Scenario, st: Strike) -> tuple[int, int, Callable[[bool], int]]:
+Prepared = tuple[int, int, Callable[[bool], int]]
+ClassKey = tuple[bool, bool, bool, int]
+
+
+def _prepare(scn: Scenario, st: Strike) -> Prepared:
     """Attack degree, defence margin choices wanted, and the defence degree given a hit."""
     s = situation_for(scn, st)
     a, d = scn.attacker, s.defender
@@ -98,16 +101,35 @@ def _prepared(scn: Scenario, st: Strike) -> tuple[int, int, Callable[[bool], int
     return att_deg, d.margin_damage, def_deg
 
 
-def conditional(scn: Scenario, st: Strike, att_face: int) -> Distribution[StrikeFacts]:
+@dataclass
+class Memo:
+    """What one odds computation has already worked out, per strike and attack class."""
+
+    scn: Scenario
+    prepared: dict[int, Prepared] = field(default_factory=dict)
+    conditionals: dict[tuple[int, ClassKey], Distribution[StrikeFacts]] = field(default_factory=dict)
+
+    def prepare(self, st: Strike) -> Prepared:
+        if st.index not in self.prepared:
+            self.prepared[st.index] = _prepare(self.scn, st)
+        return self.prepared[st.index]
+
+    def conditional(self, st: Strike, att_face: int) -> Distribution[StrikeFacts]:
+        prepared = self.prepare(st)
+        key = _key(read_roll(att_face, prepared[0]), self.scn.attacker.margin_damage)
+        if (st.index, key) not in self.conditionals:
+            self.conditionals[(st.index, key)] = _conditional(self.scn, st, key, prepared)
+        return self.conditionals[(st.index, key)]
+
+
+def conditional(scn: Scenario, st: Strike, att_face: int, memo: Memo | None = None) -> Distribution[StrikeFacts]:
     """One strike's facts over its defence die, the attack die showing ``att_face``."""
-    att_deg = _prepared(scn, st)[0]
-    return _conditional(scn, st, _key(read_roll(att_face, att_deg), scn.attacker.margin_damage))
+    return (memo or Memo(scn)).conditional(st, att_face)
 
 
-@lru_cache(maxsize=1024)
-def _conditional(scn: Scenario, st: Strike, key: tuple[bool, bool, bool, int]) -> Distribution[StrikeFacts]:
+def _conditional(scn: Scenario, st: Strike, key: ClassKey, prepared: Prepared) -> Distribution[StrikeFacts]:
     """The same, for every attack face of the class ``key`` (the pipeline reads nothing else)."""
-    att_deg, def_wanted, def_deg = _prepared(scn, st)
+    att_deg, def_wanted, def_deg = prepared
     att_face = _classes(att_deg, scn.attacker.margin_damage)[key][0]
     hit = key[0]
     if st.defence_slot is None:
@@ -121,41 +143,56 @@ def _conditional(scn: Scenario, st: Strike, key: tuple[bool, bool, bool, int]) -
     return Distribution.of(weights)
 
 
-def strike_distribution(scn: Scenario, st: Strike) -> Distribution[StrikeFacts]:
+def strike_distribution(scn: Scenario, st: Strike, memo: Memo | None = None) -> Distribution[StrikeFacts]:
     """Exact distribution of one strike's facts over its two D100."""
-    att_deg = _prepared(scn, st)[0]
+    memo = memo or Memo(scn)
+    att_deg = memo.prepare(st)[0]
     out: dict[StrikeFacts, Fraction] = defaultdict(Fraction)
     for att_face, count in _classes(att_deg, scn.attacker.margin_damage).values():
-        for facts, p in conditional(scn, st, att_face):
+        for facts, p in memo.conditional(st, att_face):
             out[facts] += p * Fraction(count, 100)
     return Distribution(dict(out))
 
 
-def tier_distribution(scn: Scenario) -> Distribution[str]:
+def _tier_cdf(dist: Distribution[StrikeFacts]) -> list[Fraction]:
+    """P(tier ≤ t) for each tier t, in TIERS order."""
+    mass = [Fraction(0)] * len(TIERS)
+    for facts, p in dist:
+        mass[TIERS.index(facts.tier)] += p
+    out: list[Fraction] = []
+    total = Fraction(0)
+    for m in mass:
+        total += m
+        out.append(total)
+    return out
+
+
+def tier_distribution(scn: Scenario, memo: Memo | None = None) -> Distribution[str]:
     """The exchange's outcome (the worst tier for the defenders over every strike), exactly.
 
     Strikes that share an attack die (a burst) are independent once that die is known; strikes
     with their own dice are independent. So P(worst ≤ t) is a product of per-strike
     probabilities, averaged over the classes of each shared attack die.
     """
+    memo = memo or Memo(scn)
     groups: dict[str, list[Strike]] = defaultdict(list)
     for st in plan(scn):
         groups[st.attack_slot].append(st)
     cdf = [Fraction(1)] * len(TIERS)
     for strikes in groups.values():
-        degrees = [_prepared(scn, st)[0] for st in strikes]
-        classes: dict[tuple[tuple[bool, bool, bool, int], ...], tuple[int, int]] = {}
+        degrees = [memo.prepare(st)[0] for st in strikes]
+        classes: dict[tuple[ClassKey, ...], tuple[int, int]] = {}
         for face in FACES:
             key = tuple(_key(read_roll(face, deg), scn.attacker.margin_damage) for deg in degrees)
             rep, count = classes.get(key, (face, 0))
             classes[key] = (rep, count + 1)
         group_cdf = [Fraction(0)] * len(TIERS)
         for rep, count in classes.values():
-            per_strike = [conditional(scn, st, rep) for st in strikes]
+            per_strike = [_tier_cdf(memo.conditional(st, rep)) for st in strikes]
             for t in range(len(TIERS)):
                 p = Fraction(count, 100)
-                for dist in per_strike:
-                    p *= dist.probability(lambda f, t=t: TIERS.index(f.tier) <= t)  # type: ignore[misc]
+                for strike_cdf in per_strike:
+                    p *= strike_cdf[t]
                 group_cdf[t] += p
         cdf = [c * g for c, g in zip(cdf, group_cdf)]
     probabilities = {tier: cdf[i] - (cdf[i - 1] if i else Fraction(0)) for i, tier in enumerate(TIERS)}
@@ -173,9 +210,10 @@ def odds(scn: Scenario) -> Odds:
     maladresse and defence success per strike, and PHYS and MAG taken per defender (both attacks
     summed for Attaque rapide)."""
     strikes = plan(scn)
-    dists = [(st, strike_distribution(scn, st)) for st in strikes]
+    memo = Memo(scn)
+    dists = [(st, strike_distribution(scn, st, memo)) for st in strikes]
     single = len(strikes) == 1
-    tiers = tier_distribution(scn)
+    tiers = tier_distribution(scn, memo)
     outcomes = tuple((tier, _(TIER_LABELS[tier]), tiers[tier]) for tier in TIERS if tiers[tier])
     expectations: list[tuple[str, str, Fraction]] = []
     for st, dist in dists:
