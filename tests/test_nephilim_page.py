@@ -72,13 +72,14 @@ def test_a_burst_against_two_defenders_resolves_in_one_post_and_its_permalink_re
     assert "Cible 2 (Initiée) · Protections" in first
 
 
-def test_an_htmx_post_returns_the_calculator_and_pushes_the_permalink(client: Client) -> None:
+def test_an_htmx_post_returns_only_the_result_in_place_and_pushes_the_permalink(client: Client) -> None:
     response = client.post("/nephilim/", _example_query("critique"), content_type=FORM, headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert "HX-Push-Url" in response.headers
+    assert response.headers["HX-Push-Url"].startswith("/nephilim/?")
     html = response.content.decode()
-    assert 'id="calculator"' in html
+    assert html.lstrip().startswith('<div id="result">')
     assert "<html" not in html
+    assert 'name="attacker.name"' not in html
     assert "Réussite critique" in html
 
 
