@@ -156,3 +156,12 @@ def test_the_shared_page_relaxes_styles_only_never_scripts(client, shared):
     directives = {d.split()[0]: d for d in (part.strip() for part in csp.split(";")) if d}
     assert "'unsafe-inline'" not in directives["script-src"]
     assert "'nonce-" in directives["script-src"]
+
+
+def test_phys_and_mag_are_badges_on_the_page():
+    from calculator.templatetags.estoc import badges
+
+    out = str(badges("Dégâts PHYS <3> et MAG"))
+    assert '<span class="badge badge-phys">PHYS</span>' in out
+    assert '<span class="badge badge-mag">MAG</span>' in out
+    assert "&lt;3&gt;" in out

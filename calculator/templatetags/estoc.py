@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from fractions import Fraction
 from typing import Any
 
 from django import forms, template
 from django.forms import BoundField
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
@@ -166,3 +168,15 @@ def get(mapping: Any, key: str) -> Any:
 @register.filter
 def times(count: int) -> range:
     return range(int(count or 0))
+
+
+_BADGE = re.compile(r"\b(PHYS|MAG)\b")
+
+
+@register.filter
+def badges(text: Any) -> SafeString:
+    """Escape ``text`` and show the PHYS and MAG tokens as coloured badges (Nephilim's frames)."""
+    escaped = conditional_escape(str(text))
+    return SafeString(
+        _BADGE.sub(lambda m: f'<span class="badge badge-{m.group(1).lower()}">{m.group(1)}</span>', escaped)
+    )
