@@ -82,18 +82,23 @@ _WIKI_ESCAPES = {
     "}": "&#125;",
     "<": "&lt;",
     ">": "&gt;",
-    "'": "&#39;",
-    "=": "&#61;",
-    "*": "&#42;",
-    "#": "&#35;",
     "~": "&#126;",
 }
+_WIKI_LINE_START = {"*": "&#42;", "#": "&#35;", ":": "&#58;", ";": "&#59;", "=": "&#61;", "-": "&#45;", " ": "&#32;"}
 _BADGE = re.compile(r"\b(PHYS|MAG)\b")
 
 
 def wiki_escape(text: str) -> str:
-    """Plain text safe in MediaWiki markup, table cells included."""
-    return "".join(_WIKI_ESCAPES.get(ch, ch) for ch in str(text))
+    """Plain text safe in MediaWiki markup, table cells included.
+
+    Links, templates, tags, table pipes and signatures are escaped everywhere; runs of
+    apostrophes (bold/italic) too, but a single French apostrophe stays readable; a character
+    that would start a list, heading or rule is escaped at the start of the text.
+    """
+    out = "".join(_WIKI_ESCAPES.get(ch, ch) for ch in str(text)).replace("''", "&#39;&#39;")
+    if out[:1] in _WIKI_LINE_START:
+        out = _WIKI_LINE_START[out[0]] + out[1:]
+    return out
 
 
 def wiki_badges(text: str) -> str:
@@ -136,11 +141,14 @@ def wikitext(shared: SharedResult, url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-!|<>])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>])")
+_MD_LINE_START = re.compile(r"^([#>+\-=]|\d+\.)")
 
 
 def md_escape(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    """Escape what Markdown would read as emphasis, code, links, HTML, table pipes or a block."""
+    out = _MD_SPECIAL.sub(r"\\\1", str(text))
+    return _MD_LINE_START.sub(lambda m: m.group(1)[:-1] + "\\." if m.group(1)[-1] == "." else "\\" + m.group(1), out)
 
 
 def markdown(shared: SharedResult, url: str) -> str:

@@ -165,3 +165,30 @@ def test_phys_and_mag_are_badges_on_the_page():
     assert '<span class="badge badge-phys">PHYS</span>' in out
     assert '<span class="badge badge-mag">MAG</span>' in out
     assert "&lt;3&gt;" in out
+
+
+@pytest.mark.parametrize(
+    ("raw", "escaped"),
+    [
+        ("n'atteint", "n'atteint"),
+        ("''gras''", "&#39;&#39;gras&#39;&#39;"),
+        ("* liste", "&#42; liste"),
+        ("== titre", "&#61;= titre"),
+    ],
+)
+def test_wiki_escape_keeps_french_apostrophes_and_neutralises_markup(raw, escaped):
+    assert sharing.wiki_escape(raw) == escaped
+
+
+@pytest.mark.parametrize(
+    ("raw", "escaped"),
+    [
+        ("corps (standard)", "corps (standard)"),
+        ("*gras*", "\\*gras\\*"),
+        ("a|b", "a\\|b"),
+        ("# titre", "\\# titre"),
+        ("1. un", "1\\. un"),
+    ],
+)
+def test_markdown_escape_neutralises_only_what_markdown_reads(raw, escaped):
+    assert sharing.md_escape(raw) == escaped

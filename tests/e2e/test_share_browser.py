@@ -16,11 +16,11 @@ def png_size(path):
     return width, height
 
 
-def test_share_an_encore_result_open_it_elsewhere_and_download_the_png(browser, live_server, bestiary, tmp_path, shot):
+@pytest.mark.parametrize("slug", ["nephilim", "encore"])
+def test_share_a_result_open_it_elsewhere_and_download_the_png(browser, live_server, bestiary, tmp_path, shot, slug):
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
-    page.goto(f"{live_server.url}/encore/")
-    page.fill("input[name='pc.attribute']", "3")
+    page.goto(f"{live_server.url}/{slug}/")
     page.click("button:has-text('Résoudre')")
     page.wait_for_selector("#story")
     story = page.inner_text("#story")
@@ -40,7 +40,7 @@ def test_share_an_encore_result_open_it_elsewhere_and_download_the_png(browser, 
     width, height = png_size(path)
     assert width == 720
     assert height > 300
-    shot(page, "share-desktop")
+    shot(page, f"share-{slug}-desktop")
     capture = fresh.new_page()
     capture.goto(f"{short}/capture")
     assert capture.locator(".frame").count() == 4
