@@ -76,7 +76,8 @@ def row_counts(cls: type, data: dict[str, Any], defaults: dict[str, Any]) -> dic
         if not indices:
             indices = {int(m.group("index")) for key in defaults if (m := _ROW.match(key)) and m.group("list") == path}
         n = max(indices) + 1 if indices else 1
-        counts[path] = max(n, spec.min_items or 0, 1)
+        # a hand-made URL may name row 999999: never build more rows than the list may hold
+        counts[path] = min(max(n, spec.min_items or 0, 1), spec.max_items or 20)
     return counts
 
 

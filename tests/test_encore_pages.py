@@ -200,3 +200,26 @@ def test_the_table_settings_come_from_the_database(client):
 
 def test_an_unknown_ruleset_is_a_404(client):
     assert client.get("/nope/").status_code == 404
+
+
+def test_a_hand_made_url_cannot_ask_for_a_million_rows(client):
+    response = client.get("/encore/", {"_f": "1", "npcs.999999.menace": "2"})
+    assert response.status_code == 200
+    assert 'name="npcs.7.menace"' in response.content.decode()
+    assert 'name="npcs.8.menace"' not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"_f": "1", "action": "\x00", "pc.attribute": "1e9"},
+        {"_f": "1", "seed": "-5", "r": "1"},
+        {"_f": "1", "seed": "99999999999999999999", "r": "1"},
+        {"_f": "1", "dice.pc.1": "💥", "r": "1", "seed": "1"},
+        {"_f": "1", "_del": "npcs.abc", "_add": "zzz", "_load": "preset.nope.3"},
+        {"_f": "1", "preset.npc.0": "999999", "_load": "preset.npc.0"},
+        {"_f": "1", "rules.tiers.0.name": "x", "npcs.0.attacks_left": "9", "r": "1", "seed": "3"},
+    ],
+)
+def test_garbage_in_the_url_never_gives_a_500(client, params):
+    assert client.get("/encore/", params).status_code in (200, 422)
