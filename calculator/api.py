@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import HttpRequest
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema, Status
+from ninja.errors import Throttled
+from ninja.throttling import AnonRateThrottle
 
 from calculator import services
 from calculator.views import page_path
@@ -17,8 +20,24 @@ from rulesets.core.schema import ScenarioError, json_schema
 
 ERROR_INVALID = "Requête invalide : voir les messages par champ."
 ERROR_UNKNOWN_RULESET = "Système de règles inconnu."
+ERROR_THROTTLED = "Trop de requêtes : réessayez dans {wait} s."
+
+
+class ClientRateThrottle(AnonRateThrottle):
+    """``settings.API_RATE`` requests per client address (read when the limit is checked)."""
+
+    def __init__(self) -> None:
+        super().__init__(settings.API_RATE)
+
+    def allow_request(self, request: HttpRequest) -> bool:
+        if self.rate != settings.API_RATE:
+            self.rate = settings.API_RATE
+            self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request)
+
 
 api = NinjaAPI(
+    throttle=[ClientRateThrottle()],
     title="Estoc API",
     version="1",
     description="Résoudre une passe d'armes et calculer ses probabilités exactes, pour chaque système de règles.",
@@ -249,3 +268,15 @@ def unknown_ruleset(request: HttpRequest, slug: str, action: str) -> Status[Any]
             "errors": {"slug": f"« {slug} » n'est pas un système de règles disponible."},
         },
     )
+
+
+@api.exception_handler(Throttled)
+def throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    wait = max(1, round(exc.wait or 1))
+    response = api.create_response(
+        request,
+        {"message": ERROR_THROTTLED.format(wait=wait), "errors": {"__all__": ERROR_THROTTLED.format(wait=wait)}},
+        status=429,
+    )
+    response["Retry-After"] = str(wait)
+    return response

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",
     "calculator",
     "bestiary",
     *_bestiary_apps(),
@@ -77,7 +78,18 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: locks out brute-forced logins (admin included)
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 
 ROOT_URLCONF = "calculator.urls"
 WSGI_APPLICATION = "calculator.wsgi.application"
@@ -137,7 +149,15 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "estoc"}}
+# Local memory by default; REDIS_URL shares the cache (rate limits, bestiary cache) between workers.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+        if os.environ.get("REDIS_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "estoc"}
+    )
+}
+API_RATE = os.environ.get("API_RATE", "120/m")  # per client address, every API route
 BESTIARY_CACHE_SECONDS = int(os.environ.get("BESTIARY_CACHE_SECONDS", "30"))
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"

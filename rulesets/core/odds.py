@@ -141,7 +141,9 @@ def _success_count(count: int, die: Die, wanted: frozenset[int]) -> Distribution
         return Distribution.certain(0)
     p = Fraction(sum(1 for face in die.faces if face in wanted), len(die.faces))
     q = 1 - p
-    return Distribution({k: comb(count, k) * p**k * q ** (count - k) for k in range(count + 1) if p**k * q ** (count - k)})
+    return Distribution(
+        {k: comb(count, k) * p**k * q ** (count - k) for k in range(count + 1) if p**k * q ** (count - k)}
+    )
 
 
 def sum_of(dice: Iterable[Die]) -> Distribution[int]:
