@@ -72,7 +72,9 @@ def test_a_line_traverses_the_back_zone_unless_it_only_grazes_a_corner(square: t
 
 def test_facing_each_other_at_contact_melee_is_possible_and_not_a_back_attack() -> None:
     z = report(Board(), FRONT, False)
-    assert z.adjacent and z.in_attack_zone and z.melee_possible
+    assert z.adjacent
+    assert z.in_attack_zone
+    assert z.melee_possible
     assert not z.back_attack
     assert z.attacker_in_target_zone
     assert not z.ranged_allowed
