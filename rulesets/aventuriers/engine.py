@@ -103,8 +103,8 @@ def expand(scenario: Scenario, groups: Sequence[DiceGroup]) -> tuple[DieType, ..
 
 def defence_order(scenario: Scenario, groups: Sequence[DiceGroup]) -> tuple[DieType, ...]:
     """The defence dice in the flash-defence order: equipped protections first, then the other
-    dice in the order of the die table (by default black, then blue) — Livret Aventure, p. 19."""
-    rank = {d.key: i for i, d in enumerate(scenario.dice)}
+    dice in the order of the die table (``die_types``: by default black, then blue) — Livret Aventure, p. 19."""
+    rank = {d.key: i for i, d in enumerate(scenario.die_types)}
     protections = [g for g in groups if g.protection]
     others = sorted((g for g in groups if not g.protection), key=lambda g: rank.get(g.die, len(rank)))
     return expand(scenario, protections + others)

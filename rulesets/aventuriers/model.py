@@ -278,7 +278,7 @@ class Scenario:
         )
     )
     board: Annotated[Board, Spec(label=_("Situation sur le plateau"))] = field(default_factory=Board)
-    dice: Annotated[tuple[DieType, ...], Spec(label=_("Types de dés"), min_items=1, max_items=6)] = DEFAULT_DICE
+    die_types: Annotated[tuple[DieType, ...], Spec(label=_("Types de dés"), min_items=1, max_items=6)] = DEFAULT_DICE
     rules: Annotated[Rules, Spec(label=_("Réglages"))] = field(default_factory=Rules)
     entry: Annotated[Entry, Spec(label=_("Saisie des jets"))] = Entry.DICE
     attack_totals: Annotated[Totals, Spec(label=_("Jet d'attaque (totaux)"))] = field(default_factory=Totals)
@@ -292,16 +292,16 @@ class Scenario:
     effect_two: Annotated[str, Spec(label=_("Effet avec 2 éclairs"), max_length=200)] = _("Réussite éclatante.")
 
     def die(self, key: str) -> DieType | None:
-        return next((d for d in self.dice if d.key == key), None)
+        return next((d for d in self.die_types if d.key == key), None)
 
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
-        keys = [d.key for d in self.dice]
+        keys = [d.key for d in self.die_types]
         for i, key in enumerate(keys):
             if not key:
-                errors[f"dice.{i}.key"] = _("Code du dé : champ obligatoire.")
+                errors[f"die_types.{i}.key"] = _("Code du dé : champ obligatoire.")
             elif keys.index(key) != i:
-                errors[f"dice.{i}.key"] = _("Code du dé : « {key} » est déjà utilisé.").format(key=key)
+                errors[f"die_types.{i}.key"] = _("Code du dé : « {key} » est déjà utilisé.").format(key=key)
         known = ", ".join(keys)
         pools = {
             "attacker.weapon.dice": self.attacker.weapon.dice,

@@ -96,13 +96,13 @@ SMALL = {
         rules=Rules(monster_stamina=True),
     ),
     "coins_riposte_cap": Scenario(
-        dice=(*Scenario().dice, COIN),
+        die_types=(*Scenario().die_types, COIN),
         attacker=monster(weapon=Weapon(dice=(DiceGroup("piece", 2),)), defence=(DiceGroup("piece", 2),), pv=2),
         defender=hero(riposte=True, contrecoup=True, defence=(DiceGroup("piece", 3),), stamina_max=2, stamina=1),
     ),
     "coins_flash_cap": Scenario(
         action=Action.LEAVE_ZONE,
-        dice=(*Scenario().dice, COIN),
+        die_types=(*Scenario().die_types, COIN),
         attacker=hero(attaque_eclair=True, weapon=Weapon(dice=(DiceGroup("piece", 4),))),
         defender=hero(name="Rival", pv=3, defence=(DiceGroup("piece", 1), DiceGroup("piece", 1, protection=True))),
     ),
@@ -143,7 +143,7 @@ def test_roll_weights_of_two_blue_dice_enumerate_thirty_six_rolls() -> None:
 
 
 def test_prefix_weights_share_one_total() -> None:
-    noir, bleu = Scenario().dice
+    noir, bleu = Scenario().die_types
     prefixes = prefix_weights((noir, bleu, bleu))
     assert [sum(p.values()) for p in prefixes] == [216, 216, 216, 216]
     assert prefixes[0] == {(0, 0, 0): 216}

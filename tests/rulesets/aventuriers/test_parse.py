@@ -48,13 +48,13 @@ def test_an_unknown_die_is_refused_on_its_group() -> None:
 def test_a_duplicate_die_code_is_refused() -> None:
     face = {"damage": 1}
     dice = [{"key": "noir", "name": "A", "faces": [face, face]}, {"key": "noir", "name": "B", "faces": [face, face]}]
-    errors = errors_of({"dice": dice})
-    assert errors["dice.1.key"] == "Code du dé : « noir » est déjà utilisé."
+    errors = errors_of({"die_types": dice})
+    assert errors["die_types.1.key"] == "Code du dé : « noir » est déjà utilisé."
 
 
 def test_a_die_needs_at_least_two_faces() -> None:
-    errors = errors_of({"dice": [{"key": "x", "name": "X", "faces": [{"damage": 1}]}]})
-    assert errors == {"dice.0.faces": "Faces : au moins 2 élément(s)."}
+    errors = errors_of({"die_types": [{"key": "x", "name": "X", "faces": [{"damage": 1}]}]})
+    assert errors == {"die_types.0.faces": "Faces : au moins 2 élément(s)."}
 
 
 def test_too_many_dice_in_a_roll_are_refused() -> None:

@@ -301,7 +301,9 @@ def test_success_test_reads_zero_one_or_two_lightning_without_stamina() -> None:
 
 def test_success_test_reads_more_than_two_lightning_as_two() -> None:
     storm = DieType(key="orage", name="Dé d'orage", faces=(Face(lightning=3), Face()))
-    scenario = Scenario(action=Action.SUCCESS_TEST, dice=(*Scenario().dice, storm), rules=Rules(success_die="orage"))
+    scenario = Scenario(
+        action=Action.SUCCESS_TEST, die_types=(*Scenario().die_types, storm), rules=Rules(success_die="orage")
+    )
     result = play(scenario, {"test": 1})
     assert result.outcome == "deux_eclairs"
     assert result.numbers["lightning"] == 3
