@@ -150,8 +150,11 @@ class ScenarioForm(forms.Form):
                 widget=forms.TextInput(
                     attrs={
                         "class": "die",
+                        "id": "die-" + slot.key.replace(".", "-"),
                         "inputmode": "numeric",
                         "autocomplete": "off",
+                        # a live redraw of the scene keeps what was already typed in this die
+                        "hx-preserve": "true",
                         "placeholder": "?",
                         "data-width": str(max(len(str(f)) for f in slot.die.faces)),
                         "title": _("Faces : {faces}. Vide : lancé par le serveur.").format(
@@ -259,7 +262,7 @@ def apply_form_actions(data: QueryDict, cls: type, groups: dict[str, Any]) -> tu
     """Apply the buttons that edit the form instead of resolving it.
 
     ``_add=npcs`` adds a row, ``_del=npcs.1`` removes one, ``_load=preset.npc.0`` copies a bestiary
-    entry into its fields. Returns the new data and whether such a button was pressed.
+    entry into its fields, ``_refresh`` redraws the scene and the dice (what htmx does live). Returns the new data and whether such a button was pressed.
     """
     out = data.copy()
     acted = False
@@ -305,7 +308,9 @@ def apply_form_actions(data: QueryDict, cls: type, groups: dict[str, Any]) -> tu
                 else:
                     out[name] = str(value)
         acted = True
-    for key in ("_add", "_del", "_load"):
+    if "_refresh" in data:
+        acted = True
+    for key in ("_add", "_del", "_load", "_refresh"):
         if key in out:
             del out[key]
     return out, acted
