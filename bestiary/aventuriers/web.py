@@ -2,13 +2,17 @@
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from bestiary.aventuriers import selectors
 from bestiary.aventuriers.models import Monster, MonsterDie, Protection, Weapon
+from calculator.forms import permalink_query
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
 from rulesets.aventuriers.model import Action, Reach
+from rulesets.aventuriers.zones import adjacent
 from rulesets.core.request import Resolution
+from rulesets.core.schema import flatten, to_data, unflatten
 
 POOL_ROWS = 4  # rows of a dice pool on the page (the scenario accepts 4 groups)
 
@@ -147,6 +151,64 @@ def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]
         out.append((_("Les zones font règle"), {"board.enforce": True}, s.board.enforce))
         out.append((_("Jouer quand même (avis)"), {"board.enforce": False}, not s.board.enforce))
     return out
+
+
+def next_exchange(resolution: Resolution, *, swap: bool) -> str:
+    """A page for the next exchange of the encounter: PV, stamina and engagement carried over
+    (``swap``: the target answers, the roles and the grid mirrored). New dice, no result yet."""
+    s = resolution.scenario
+    n = resolution.result.numbers
+    flat = {
+        k: v
+        for k, v in flatten(to_data(s)).items()
+        if not k.startswith(("die_types.", "attack_totals.", "defence_totals.", "riposte_totals."))
+    }
+    flat["attacker.pv"] = n["attacker_pv_after"]
+    flat["defender.pv"] = n["defender_pv_after"]
+    flat["attacker.stamina"] = n.get("attacker_stamina_after", s.attacker.stamina)
+    flat["defender.stamina"] = n.get("defender_stamina_after", s.defender.stamina)
+    flat["board.engaged_together"] = n["engaged_after"]
+    flat["board.attacker_engaged_other"] = n["attacker_engaged_other_after"]
+    if swap:
+        swapped: dict[str, Any] = {}
+        for key, value in flat.items():
+            if key.startswith("attacker."):
+                swapped["defender." + key[len("attacker.") :]] = value
+            elif key.startswith("defender."):
+                swapped["attacker." + key[len("defender.") :]] = value
+            else:
+                swapped[key] = value
+        flat = swapped
+        flat["action"] = Action.ATTACK.value
+        flat["board.dx"], flat["board.dy"] = -s.board.dx, -s.board.dy
+        flat["board.attacker_facing"], flat["board.target_facing"] = (
+            s.board.target_facing.value,
+            s.board.attacker_facing.value,
+        )
+        flat["board.attacker_engaged_other"] = False
+        reach = s.defender.weapon.reach
+        near = adjacent(s.board.dx, s.board.dy)
+        ranged = reach is Reach.RANGED or (reach is Reach.HYBRID and not near)
+        flat["mode"] = "distance" if ranged else "melee"
+    query = permalink_query({"scenario": unflatten(flat), "dice": {}}, None)
+    return f"{reverse('calculator', args=['aventuriers'])}?{query.urlencode()}"
+
+
+def next_exchanges(resolution: Resolution | None) -> list[tuple[str, str]]:
+    """Links to go on with the encounter, when both characters still stand."""
+    if resolution is None or resolution.scenario.action is Action.SUCCESS_TEST:
+        return []
+    n = resolution.result.numbers
+    if n.get("allowed") is False or n.get("defender_killed") or n.get("attacker_killed"):
+        return []
+    s = resolution.scenario
+    return [
+        (
+            _("{a} continue contre {d}").format(a=s.attacker.name, d=s.defender.name),
+            next_exchange(resolution, swap=False),
+        ),
+        (_("{d} répond à {a}").format(a=s.attacker.name, d=s.defender.name), next_exchange(resolution, swap=True)),
+    ]
 
 
 PLUGIN = register(
