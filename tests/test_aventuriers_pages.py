@@ -342,3 +342,20 @@ def test_no_next_exchange_after_a_kill(client):
     page = client.get(client.post(URL, data)["Location"]).content.decode()
     assert "Cible tuée" in page
     assert _next_links(page) == []
+
+
+def test_clicking_a_square_of_the_grid_places_the_attacker(client):
+    body = client.get(URL).content.decode()
+    assert 'name="_load" value="preset.pos.1_1"' in body
+    data = {**without_dice(ELWEN), "preset.pos.1_1": "1_1", "_load": "preset.pos.1_1"}
+    body = client.post(URL, data).content.decode()
+    assert re.search(r'name="board.dx"[^>]*value="1"', body)
+    assert re.search(r'name="board.dy"[^>]*value="1"', body)
+    assert "Le récit" not in body
+
+
+def test_the_arrows_turn_each_figure(client):
+    data = {**without_dice(ELWEN), "preset.tfacing.sud": "sud", "_load": "preset.tfacing.sud"}
+    body = client.post(URL, data).content.decode()
+    assert re.search(r'<option value="sud" selected>', body.split('name="board.target_facing"')[1])
+    assert "Attaque de dos" in html.unescape(body)  # the attacker, north of the target, now behind it

@@ -9,7 +9,7 @@ from bestiary.aventuriers import selectors
 from bestiary.aventuriers.models import Monster, MonsterDie, Protection, Weapon
 from calculator.forms import permalink_query
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
-from rulesets.aventuriers.model import Action, Reach
+from rulesets.aventuriers.model import Action, Facing, Reach
 from rulesets.aventuriers.zones import adjacent
 from rulesets.core.request import Resolution
 from rulesets.core.schema import flatten, to_data, unflatten
@@ -85,6 +85,31 @@ def presets() -> list[PresetGroup]:
         PresetGroup(key="def_monster", prefix="defender", label=_("Monstre du bestiaire"), presets=monsters),
         PresetGroup(key="def_weapon", prefix="defender.weapon", label=_("Arme ou sort"), presets=weapons),
         PresetGroup(key="def_protection", prefix="defender", label=_("Protection"), presets=protections),
+        *board_presets(),
+    ]
+
+
+GRID_RADIUS = 4  # squares of the picker around the target
+
+
+def position_key(x: int, y: int) -> str:
+    return f"{x}_{y}"
+
+
+def board_presets() -> list[PresetGroup]:
+    """The grid picker: a square places the attacker, an arrow turns a figure (no JavaScript)."""
+    squares = [
+        Preset(position_key(x, y), f"{x}, {y}", {"dx": x, "dy": y})
+        for y in range(-GRID_RADIUS, GRID_RADIUS + 1)
+        for x in range(-GRID_RADIUS, GRID_RADIUS + 1)
+        if (x, y) != (0, 0)
+    ]
+    attacker = [Preset(f.value, f.label, {"attacker_facing": f.value}) for f in Facing]
+    target = [Preset(f.value, f.label, {"target_facing": f.value}) for f in Facing]
+    return [
+        PresetGroup(key="pos", prefix="board", label=_("Case de l'attaquant"), presets=squares),
+        PresetGroup(key="afacing", prefix="board", label=_("Orientation de l'attaquant"), presets=attacker),
+        PresetGroup(key="tfacing", prefix="board", label=_("Orientation de la cible"), presets=target),
     ]
 
 

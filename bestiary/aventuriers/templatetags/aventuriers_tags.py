@@ -33,6 +33,26 @@ def _verdict(ok: bool, yes: str, no: str, reasons: tuple[str, ...] = ()) -> Safe
     return format_html('<li class="{}">{}</li>', "ok" if ok else "no", text)
 
 
+def _facing_buttons(group: str, label: str, current: Facing) -> SafeString:
+    buttons = format_html_join(
+        "",
+        '<input type="hidden" name="preset.{0}.{1}" value="{1}">'
+        '<button type="submit" class="btn btn-sm {2}" name="_load" value="preset.{0}.{1}" formnovalidate '
+        'title="{3}">{4}</button>',
+        (
+            (
+                group,
+                f.value,
+                "btn-secondary" if f is current else "btn-outline-secondary",
+                f.label,
+                ARROWS[f],
+            )
+            for f in Facing
+        ),
+    )
+    return format_html("{} {}", label, buttons)
+
+
 @register.simple_tag
 def board_grid(scenario: Scenario | None) -> SafeString:
     """The helper grid around the target, with the verdicts of the zones."""
@@ -44,9 +64,9 @@ def board_grid(scenario: Scenario | None) -> SafeString:
     radius = max(2, min(4, z.distance))
     rows = grid(board, scenario.rules.zone_shape, diagonals, radius)
     cells: list[SafeString] = []
-    for row in rows:
+    for y, row in zip(range(-radius, radius + 1), rows, strict=True):
         tds: list[SafeString] = []
-        for code in row:
+        for x, code in zip(range(-radius, radius + 1), row, strict=True):
             if code == "T":
                 tds.append(
                     format_html(
@@ -66,8 +86,23 @@ def board_grid(scenario: Scenario | None) -> SafeString:
                     )
                 )
             else:
-                tds.append(format_html('<td class="cell-{}" title="{}"></td>', code, CELL_TITLES.get(code, "")))
+                key = web.position_key(x, y)
+                tds.append(
+                    format_html(
+                        '<td class="cell-{code}"><input type="hidden" name="preset.pos.{key}" value="{key}">'
+                        '<button type="submit" name="_load" value="preset.pos.{key}" formnovalidate '
+                        'title="{title}" aria-label="{title}"></button></td>',
+                        code=code,
+                        key=key,
+                        title=" — ".join(t for t in (_("placer l'attaquant ici"), CELL_TITLES.get(code, "")) if t),
+                    )
+                )
         cells.append(format_html("<tr>{}</tr>", SafeString("".join(tds))))
+    turns = format_html(
+        '<p class="avt-turns small mb-1">{}</p><p class="avt-turns small mb-1">{}</p>',
+        _facing_buttons("afacing", _("Tourner l'attaquant :"), board.attacker_facing),
+        _facing_buttons("tfacing", _("Tourner la cible :"), board.target_facing),
+    )
     far = "" if z.distance <= radius else _("(l'attaquant est à {n} cases, hors du dessin)").format(n=z.distance)
     verdicts = SafeString(
         "".join(
@@ -81,13 +116,14 @@ def board_grid(scenario: Scenario | None) -> SafeString:
     )
     return format_html(
         '<figure class="avt-board"><table class="avt-grid" aria-label="{label}"><tbody>{cells}</tbody></table>'
-        '<figcaption><p class="small mb-1">{legend} {far}</p><ul class="avt-verdicts">{verdicts}</ul></figcaption></figure>',
+        '<figcaption>{turns}<p class="small mb-1">{legend} {far}</p><ul class="avt-verdicts">{verdicts}</ul></figcaption></figure>',
         label=_("Grille : la cible au centre"),
         cells=SafeString("".join(cells)),
         legend=_(
             "C : la cible, A : l'attaquant (flèche : orientation). Jaune : zone d'attaque de l'attaquant ; gris : zone de dos de la cible."
         ),
         far=far,
+        turns=turns,
         verdicts=verdicts,
     )
 
