@@ -132,8 +132,8 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         rows.append(("effect", _("Effet"), str(n["effect"])))
         return rows
     if n.get("allowed") is False:
-        reasons = [e.value for e in resolution.result.events_of("not_allowed")]
-        rows.append(("allowed", _("Pourquoi"), "; ".join(reasons)))
+        reasons = [r for e in resolution.result.events_of("not_allowed") for r in e.data["reasons"]]
+        rows.append(("allowed", _("Pourquoi"), ", ".join(reasons)))
         return rows
     rows.append(("pv_lost", _("PV perdus — {name}").format(name=d.name), str(n["pv_lost"])))
     rows.append(("defender_pv_after", _("PV restants — {name}").format(name=d.name), str(n["defender_pv_after"])))

@@ -610,7 +610,7 @@ def _situation(scenario: Scenario, p: Plan, log: _Log, numbers: dict[str, Number
     board = scenario.board
     log.add(
         "position",
-        _("Position : cible sur la case « {t} » de l'attaquant, attaquant sur la case « {a} » de la cible").format(
+        _("Position — la cible vue de l'attaquant : {t} ; l'attaquant vu de la cible : {a}").format(
             t=z.target_square, a=z.attacker_square
         ),
         _("{n} case(s)").format(n=z.distance),
@@ -633,22 +633,23 @@ def _situation(scenario: Scenario, p: Plan, log: _Log, numbers: dict[str, Number
     if p.action is Action.ATTACK:
         log.add(
             "melee_possible",
-            _("Attaque de mêlée possible"),
-            _("oui") if z.melee_possible else _("non : ") + ", ".join(z.melee_reasons),
+            _("Attaque de mêlée possible") if z.melee_possible else _("Pas de mêlée : ") + ", ".join(z.melee_reasons),
+            _("oui") if z.melee_possible else _("non"),
             RULE_ZONES,
             G_SITUATION,
         )
         log.add(
             "ranged_allowed",
-            _("Attaque à distance permise"),
-            _("oui") if z.ranged_allowed else _("non : ") + ", ".join(z.ranged_reasons),
+            _("Attaque à distance permise") if z.ranged_allowed else _("Pas de tir : ") + ", ".join(z.ranged_reasons),
+            _("oui") if z.ranged_allowed else _("non"),
             RULE_RANGED,
             G_SITUATION,
         )
     log.add("back_attack", _("Attaque de dos"), _("oui") if p.back_attack else _("non"), RULE_ZONES, G_SITUATION)
     if p.reasons:
         label = _("Impossible") if scenario.board.enforce else _("Avis des zones ignoré par le MJ")
-        log.add("not_allowed", label, ", ".join(p.reasons), RULE_ZONES, G_SITUATION, reasons=list(p.reasons))
+        reasons = ", ".join(p.reasons)
+        log.add("not_allowed", f"{label} : {reasons}", _("non"), RULE_ZONES, G_SITUATION, reasons=list(p.reasons))
     numbers.update(
         {
             "allowed": p.allowed,

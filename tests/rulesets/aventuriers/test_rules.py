@@ -199,7 +199,7 @@ def test_attaque_eclair_needs_the_talent() -> None:
     scenario = Scenario(action=Action.LEAVE_ZONE, attacker=hero(), defender=monster())
     result = play(scenario, {})
     assert result.outcome == "impossible"
-    assert "Attaque éclair" in result.events_of("not_allowed")[0].value
+    assert "Attaque éclair" in result.events_of("not_allowed")[0].label
     assert dice_for(scenario).slots == ()
 
 
@@ -220,7 +220,7 @@ def test_attaque_d_opportunite_needs_the_enemy_in_the_attack_zone() -> None:
     )
     result = play(scenario, {})
     assert result.outcome == "impossible"
-    assert "zone d'attaque" in result.events_of("not_allowed")[0].value
+    assert "zone d'attaque" in result.events_of("not_allowed")[0].label
 
 
 def test_the_game_master_may_override_the_zones() -> None:
@@ -228,7 +228,7 @@ def test_the_game_master_may_override_the_zones() -> None:
     scenario = Scenario(attacker=hero(), defender=monster(), board=aside)
     result = play(scenario, {"attaque.1": 3, "attaque.2": 3, "defense.1": 1, "defense.2": 1})
     assert result.outcome == "blesse"
-    assert result.events_of("not_allowed")[0].label == "Avis des zones ignoré par le MJ"
+    assert result.events_of("not_allowed")[0].label.startswith("Avis des zones ignoré par le MJ : ")
 
 
 def test_a_killed_monster_gives_its_px_to_the_aventurier() -> None:
