@@ -7,17 +7,31 @@ read when every die was typed), so the same link always tells the same story.
 
 from __future__ import annotations
 
+import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rulesets.aventuriers.engine import plan
 from rulesets.aventuriers.model import Action, Mode, Scenario
-from rulesets.core.i18n import _
-from rulesets.core.results import Result
+from rulesets.core.i18n import _, de
+from rulesets.core.results import Number, Result
 
 
 def _pick(options: Sequence[str], key: str, salt: str) -> str:
     return options[zlib.crc32(f"{key}:{salt}".encode()) % len(options)]
+
+
+_COUNTED = re.compile(r"(\d+)(\s[^\s,.;:]*?\(s\)[^\s,.;:]*)")
+
+
+def agree(text: str) -> str:
+    """French agreement of counted words: "1 dégât(s)-éclair(s)" → "1 dégât-éclair", "3 dégâts"."""
+
+    def fix(m: re.Match[str]) -> str:
+        count, words = int(m.group(1)), m.group(2)
+        return m.group(1) + words.replace("(s)", "s" if count > 1 else "")
+
+    return _COUNTED.sub(fix, text)
 
 
 def _key(result: Result) -> str:
@@ -39,7 +53,7 @@ def scene(scenario: Scenario) -> str:
     z = p.zones
     where = _("à {n} cases").format(n=z.distance) if not z.adjacent else _("au contact")
     if scenario.action is Action.LEAVE_ZONE:
-        text = _("{d} tente de se dérober à la garde de {a}, qui le guette l'arme levée.")
+        text = _("{d} tente de se dérober à la garde {de_a}, qui le guette l'arme levée.")
     elif scenario.action is Action.PHASE_START:
         text = _(
             "La phase des Aventuriers s'ouvre : {a}, libre de tout engagement, fond sur {d} qui s'attarde dans sa zone d'attaque."
@@ -48,11 +62,13 @@ def scene(scenario: Scenario) -> str:
         text = _("{a} rassemble son pouvoir et dirige « {w} » vers {d}, {where}.")
     elif scenario.mode is Mode.RANGED:
         text = _("{a} ajuste « {w} » et vise {d}, {where}.")
+    elif p.back_attack:
+        text = _("{a} se glisse derrière {d}, « {w} » au poing.")
     else:
         text = _("{a} avance, « {w} » au poing, face à {d}, {where}.")
-    out = text.format(a=a.name, d=d.name, w=a.weapon.name, where=where)
+    out = text.format(a=a.name, d=d.name, w=a.weapon.name, where=where, de_a=de(a.name))
     extras: list[str] = []
-    if p.back_attack:
+    if p.back_attack and scenario.mode is Mode.RANGED:
         extras.append(_("{d} lui tourne le dos.").format(d=d.name))
     if a.weapon.unblockable:
         extras.append(_("Aucune parade ne peut arrêter ce coup."))
@@ -60,7 +76,7 @@ def scene(scenario: Scenario) -> str:
         extras.append(_("{d} guette l'ouverture pour riposter.").format(d=d.name))
     if not p.allowed:
         extras.append(_("Mais la situation l'interdit : {why}.").format(why=", ".join(p.reasons)))
-    return " ".join([out, *extras])
+    return agree(" ".join([out, *extras]))
 
 
 def story(scenario: Scenario, result: Result) -> tuple[str, ...]:
@@ -84,47 +100,17 @@ def story(scenario: Scenario, result: Result) -> tuple[str, ...]:
         return _test_story(scenario, result, key)
     paragraphs: list[str] = []
     damage = int(n.get("damage") or 0)
-    if n.get("flash"):
-        opening = _pick(
-            (
-                _("Vif comme l'orage, {a} frappe {d} au passage : {n} dégât(s)-éclair(s) jaillissent."),
-                _("Un éclair d'acier : {a} saisit l'instant et décoche {n} dégât(s)-éclair(s) à {d}."),
-                _("{a} ne laisse pas passer l'occasion ; la lame fuse, {n} dégât(s)-éclair(s) pour {d}."),
-            ),
-            key,
-            "flash",
-        )
-    elif damage == 0:
-        opening = _pick(
-            (
-                _("{a} frappe, mais le coup manque de mordant : pas un seul dégât."),
-                _("L'assaut de {a} se perd dans le vide ; {d} n'a rien à craindre… et se défend quand même."),
-                _("{a} s'engage sans conviction, le coup glisse sans rien entamer."),
-            ),
-            key,
-            "miss",
-        )
-    elif damage >= 4:
-        opening = _pick(
-            (
-                _("{a} déchaîne « {w} » : {n} dégâts s'abattent sur {d} comme une avalanche."),
-                _("Un assaut furieux ! « {w} » promet {n} dégâts à {d}."),
-                _("{a} frappe de toutes ses forces, {n} dégâts en germe dans chaque coup."),
-            ),
-            key,
-            "big",
-        )
-    else:
-        opening = _pick(
-            (
-                _("{a} porte « {w} » vers {d} : {n} dégât(s) menacent."),
-                _("D'un geste sûr, {a} frappe {d} ; {n} dégât(s) cherchent la faille."),
-                _("« {w} » siffle dans l'air : {a} vise {d}, {n} dégât(s) à la clé."),
-            ),
-            key,
-            "hit",
-        )
+    opening = _pick(_openings(scenario, n, damage), key, "opening")
     paragraphs.append(opening.format(a=a.name, d=d.name, w=a.weapon.name, n=damage))
+    if n.get("damage_bonus"):
+        paragraphs[-1] += " " + _pick(
+            (
+                _("Le coup bas porte : {b} dégât(s) de plus, là où ça fait mal."),
+                _("Frapper dans le dos n'a rien d'élégant, mais cela rapporte {b} dégât(s) de plus."),
+            ),
+            key,
+            "coup_bas",
+        ).format(b=n["damage_bonus"])
 
     blocked = int(n.get("damage_blocked") or 0)
     lost = int(n.get("pv_lost") or 0)
@@ -133,7 +119,7 @@ def story(scenario: Scenario, result: Result) -> tuple[str, ...]:
     elif damage and blocked >= damage:
         defence = _pick(
             (
-                _("{d} lève sa garde à temps : {b} bouclier(s) absorbent tout."),
+                _("{d} lève sa garde à temps : ses boucliers absorbent tout."),
                 _("Les protections tiennent bon : rien ne passe la garde de {d}."),
                 _("{d} pare avec une précision d'horloger."),
             ),
@@ -141,7 +127,15 @@ def story(scenario: Scenario, result: Result) -> tuple[str, ...]:
             "parry",
         ).format(d=d.name, b=n.get("shields"))
     elif blocked:
-        defence = _("{d} bloque {b} dégât(s), mais pas le reste.").format(d=d.name, b=blocked)
+        defence = _pick(
+            (
+                _("{d} bloque {b} dégât(s), mais pas le reste."),
+                _("La parade de {d} n'arrête que {b} dégât(s) ; le reste passe."),
+                _("{d} encaisse à moitié : {b} dégât(s) ricochent sur sa garde."),
+            ),
+            key,
+            "partial",
+        ).format(d=d.name, b=blocked)
     elif damage:
         defence = _("{d} tente de parer, sans trouver la moindre prise.").format(d=d.name)
     else:
@@ -217,7 +211,73 @@ def story(scenario: Scenario, result: Result) -> tuple[str, ...]:
         tail.append(_("Les deux adversaires sont désormais engagés au combat."))
     if tail:
         paragraphs.append(" ".join(tail))
-    return tuple(paragraphs)
+    return tuple(agree(p) for p in paragraphs)
+
+
+def _openings(scenario: Scenario, n: Mapping[str, Number], damage: int) -> tuple[str, ...]:
+    """The first sentence, by the kind of attack and how much damage it carries."""
+    weapon = scenario.attacker.weapon
+    back = bool(n.get("back_attack"))
+    if n.get("flash"):
+        if scenario.action is Action.PHASE_START:
+            return (
+                _("La phase s'ouvre à peine que {a} frappe déjà : {n} dégât(s)-éclair(s) pour {d}."),
+                _("{a} n'attend pas son tour : un coup fulgurant, {n} dégât(s)-éclair(s) sur {d}."),
+            )
+        if scenario.action is Action.LEAVE_ZONE:
+            return (
+                _("Vif comme l'orage, {a} frappe {d} au passage : {n} dégât(s)-éclair(s) jaillissent."),
+                _("{d} croyait filer ; « {w} » le rattrape, {n} dégât(s)-éclair(s)."),
+                _("{a} ne laisse pas passer l'occasion ; la lame fuse, {n} dégât(s)-éclair(s) pour {d}."),
+            )
+        return (
+            _("Un arc crépitant jaillit de {a} : {n} dégât(s)-éclair(s) fondent sur {d}."),
+            _("« {w} » claque comme la foudre ; {d} reçoit {n} dégât(s)-éclair(s)."),
+        )
+    if weapon.spell:
+        if damage == 0:
+            return (
+                _("{a} lance « {w} », mais le sort se dissipe avant d'atteindre {d}."),
+                _("Les mots de pouvoir se brouillent : « {w} » ne fait qu'effleurer {d}."),
+            )
+        return (
+            _("{a} prononce les mots de « {w} » : {n} dégât(s) de pure magie filent vers {d}."),
+            _("L'air se tord autour de {a} ; « {w} » frappe {d}, {n} dégât(s) à la clé."),
+            _("Un éclat de puissance : « {w} » porte {n} dégât(s) jusqu'à {d}."),
+        )
+    if scenario.mode is Mode.RANGED:
+        if damage == 0:
+            return (
+                _("{a} tire, mais le projectile se perd loin de {d}."),
+                _("Le trait de {a} siffle et se fiche dans le mur, à un empan de {d}."),
+            )
+        return (
+            _("{a} décoche : {n} dégât(s) volent vers {d}."),
+            _("Un trait part de « {w} » ; {d} le voit venir trop tard, {n} dégât(s) en jeu."),
+            _("{a} retient son souffle, lâche : {n} dégât(s) filent vers {d}."),
+        )
+    if back:
+        return (
+            _("Dans le dos de {d}, {a} lève « {w} » : {n} dégât(s) menacent."),
+            _("{d} ne voit pas venir {a}, qui frappe par derrière : {n} dégât(s)."),
+        )
+    if damage == 0:
+        return (
+            _("{a} frappe, mais le coup manque de mordant : pas un seul dégât."),
+            _("L'assaut de {a} se perd dans le vide ; {d} n'a rien à craindre… et se défend quand même."),
+            _("{a} s'engage sans conviction, le coup glisse sans rien entamer."),
+        )
+    if damage >= 4:
+        return (
+            _("{a} déchaîne « {w} » : {n} dégâts s'abattent sur {d} comme une avalanche."),
+            _("Un assaut furieux ! « {w} » promet {n} dégâts à {d}."),
+            _("{a} frappe de toutes ses forces, {n} dégâts en germe dans chaque coup."),
+        )
+    return (
+        _("{a} porte « {w} » vers {d} : {n} dégât(s) menacent."),
+        _("D'un geste sûr, {a} frappe {d} ; {n} dégât(s) cherchent la faille."),
+        _("« {w} » siffle dans l'air : {a} vise {d}, {n} dégât(s) à la clé."),
+    )
 
 
 def _test_story(scenario: Scenario, result: Result, key: str) -> tuple[str, ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rulesets.aventuriers.engine import resolve
 from rulesets.aventuriers.examples import examples
-from rulesets.aventuriers.model import Action, Board, Scenario
-from rulesets.aventuriers.narrative import scene, story
+from rulesets.aventuriers.model import Action, Board, Facing, Mode, Reach, Scenario, Weapon
+from rulesets.aventuriers.narrative import agree, scene, story
 from rulesets.core import request
 from rulesets.core.dice import roll_dice
 from rulesets.core.registry import get
@@ -56,8 +56,20 @@ def test_the_scene_mentions_a_back_attack_and_the_distance() -> None:
     behind = Scenario(
         attacker=hero(), defender=monster(), board=Board(dx=0, dy=1, attacker_facing="nord", target_facing="nord")
     )  # type: ignore[arg-type]
-    assert "tourne le dos" in scene(behind)
-    assert "au contact" in scene(behind)
+    assert "se glisse derrière Orc" in scene(behind)
+    far_behind = Scenario(
+        mode=Mode.RANGED,
+        attacker=hero(weapon=Weapon(name="Arc", reach=Reach.RANGED)),
+        defender=monster(),
+        board=Board(dx=0, dy=3, attacker_facing=Facing.NORTH, target_facing=Facing.NORTH),
+    )
+    assert "à 3 cases" in scene(far_behind)
+    assert "Orc lui tourne le dos." in scene(far_behind)
+
+
+def test_counted_words_agree_in_number() -> None:
+    assert agree("1 dégât(s)-éclair(s) et 4 dégât(s)-éclair(s)") == "1 dégât-éclair et 4 dégâts-éclairs"
+    assert agree("Orc bloque 2 dégât(s), mais") == "Orc bloque 2 dégâts, mais"
 
 
 def test_every_example_has_a_scene_and_a_story_in_french() -> None:
