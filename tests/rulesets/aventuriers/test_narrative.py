@@ -9,7 +9,7 @@ from rulesets.aventuriers.narrative import agree, scene, story
 from rulesets.core import request
 from rulesets.core.dice import roll_dice
 from rulesets.core.registry import get
-from tests.rulesets.aventuriers.conftest import hero, monster, play
+from tests.rulesets.aventuriers.helpers import hero, monster, play
 
 RULESET = get("aventuriers")
 

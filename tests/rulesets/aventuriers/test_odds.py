@@ -25,7 +25,7 @@ from rulesets.aventuriers.model import (
 from rulesets.aventuriers.odds import Outcome, joint, odds, prefix_weights, roll_weights
 from rulesets.core.dice import fixed_roll
 from rulesets.core.odds import Distribution, brute_force
-from tests.rulesets.aventuriers.conftest import hero, monster
+from tests.rulesets.aventuriers.helpers import hero, monster
 
 COIN = DieType(key="piece", name="Pièce", faces=(Face(damage=1), Face(shield=1, lightning=1)))
 FAR = Board(dx=2, dy=-2, attacker_facing=Facing.SOUTH, target_facing=Facing.NORTH)

@@ -21,7 +21,7 @@ from rulesets.aventuriers.model import (
     Totals,
     Weapon,
 )
-from tests.rulesets.aventuriers.conftest import hero, monster, play
+from tests.rulesets.aventuriers.helpers import hero, monster, play
 
 # Default faces — noir: 1 💥 · 2 💥💥 · 3 💥💥💥 · 4 🛡 · 5 🛡🛡 · 6 💥🛡⚡
 #                 bleu: 1 💥 · 2 💥⚡ · 3 💥💥 · 4 🛡 · 5 🛡⚡ · 6 ⚡⚡

@@ -1,12 +1,10 @@
-"""Helpers for the Aventuriers engine tests (pure: no database)."""
+"""Builders for the Aventuriers engine tests (pure: no database)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
-
-import pytest
 
 from rulesets.aventuriers.engine import dice_for, resolve
 from rulesets.aventuriers.model import DiceGroup, Fighter, Scenario, Side, Weapon
@@ -44,8 +42,3 @@ def play(scenario: Scenario, dice: Mapping[str, int]) -> Result:
     unknown = set(dice) - set(values)
     assert not unknown, f"dice not read by the rules: {unknown}"
     return resolve(scenario, fixed_roll(values))
-
-
-@pytest.fixture
-def orc() -> Fighter:
-    return monster()
