@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import push_url
+from django_htmx.http import push_url, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from calculator import bestiary_cache, plugins, services
@@ -121,6 +121,12 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 f"{template}#odds", context, request
             )
             return HttpResponse(body, status=status)
+        if resolution is not None and request.method == "POST":
+            # the form stays as typed: only the result is sent, in place of the previous one
+            response = render(request, f"{template}#result", context)
+            response = retarget(response, "#result")
+            response = reswap(response, "outerHTML show:#results:top")
+            return push_url(response, link)
         response = render(request, f"{template}#calculator", context, status=status)
         if resolution is not None:
             response = push_url(response, link)
