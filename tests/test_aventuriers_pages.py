@@ -113,11 +113,12 @@ def test_the_permalink_reproduces_server_rolled_dice(client):
     assert text(first).split("Les chances")[0] == text(second).split("Les chances")[0]
 
 
-def test_htmx_resolve_returns_the_calculator_fragment_and_pushes_the_permalink(client):
+def test_htmx_resolve_returns_the_result_in_place_and_pushes_the_permalink(client):
     response = client.post(URL, ELWEN, **HTMX)
     assert response.status_code == 200
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="calculator"')
+    assert body.lstrip().startswith('<div id="result"')
+    assert response["HX-Retarget"] == "#result"
     assert "<html" not in body
     assert response["HX-Push-Url"].startswith("/aventuriers/?")
 
@@ -310,7 +311,8 @@ def test_the_cli_resolves_an_example_from_stdin(monkeypatch):
 
 def _next_links(body):
     return [
-        html.unescape(u) for u in re.findall(r'class="btn btn-sm btn-outline-primary me-2 mb-1" href="([^"]+)"', body)
+        html.unescape(u)
+        for u in re.findall(r'class="btn btn-sm btn-outline-primary mb-1 avt-next" href="([^"]+)"', body)
     ]
 
 
@@ -335,6 +337,12 @@ def test_the_encounter_goes_on_with_pv_stamina_and_engagement_carried_over(clien
     assert back["board.target_facing"] == ["sud"]
     answer = text(client.get(swapped))
     assert "Orc avance, « Hache » au poing, face à Elwen, au contact." in answer
+
+
+def test_the_next_exchange_links_come_with_an_htmx_result(client):
+    response = client.post(URL, ELWEN, **HTMX)
+    assert response["HX-Retarget"] == "#result"
+    assert len(_next_links(response.content.decode())) == 2
 
 
 def test_no_next_exchange_after_a_kill(client):
