@@ -186,9 +186,18 @@ class _Marginals:
 def odds(scenario: Scenario) -> Odds:
     """Outcome tiers, distributions of PV lost and stamina gained, probability to kill."""
     if scenario.action is Action.SUCCESS_TEST:
-        tiers_dist = success_distribution(scenario).map(success_tier)
+        lightning = success_distribution(scenario)
+        tiers_dist = lightning.map(success_tier)
         tiers = ("aucun_eclair", "un_eclair", "deux_eclairs")
-        return Odds(outcomes=tuple((t, OUTCOME_LABELS[t], tiers_dist[t]) for t in tiers))
+        top = max(lightning.outcomes())
+        chart = Chart(
+            "lightning",
+            _("Éclairs du test de réussite"),
+            tuple((str(v), lightning[v]) for v in range(top + 1)),
+            lightning.mean(),
+            _("⚡"),
+        )
+        return Odds(outcomes=tuple((t, OUTCOME_LABELS[t], tiers_dist[t]) for t in tiers), charts=(chart,))
     p = plan(scenario)
     if not p.allowed:
         return Odds(outcomes=(("impossible", OUTCOME_LABELS["impossible"], Fraction(1)),))

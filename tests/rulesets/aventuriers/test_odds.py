@@ -157,6 +157,9 @@ def test_success_test_odds_of_the_default_blue_die() -> None:
         ("un_eclair", "Un éclair", Fraction(1, 3)),
         ("deux_eclairs", "Deux éclairs", Fraction(1, 6)),
     )
+    chart = result.charts[0]
+    assert chart.bars == (("0", Fraction(1, 2)), ("1", Fraction(1, 3)), ("2", Fraction(1, 6)))
+    assert chart.mean == Fraction(2, 3)
 
 
 def test_an_impossible_exchange_is_certain_to_be_impossible() -> None:
