@@ -367,3 +367,9 @@ def test_the_arrows_turn_each_figure(client):
     body = client.post(URL, data).content.decode()
     assert re.search(r'<option value="sud" selected>', body.split('name="board.target_facing"')[1])
     assert "Attaque de dos" in html.unescape(body)  # the attacker, north of the target, now behind it
+
+
+def test_the_success_test_odds_draw_the_lightning(client):
+    body = text(client.get(URL, {"_f": "1", "action": "test_de_reussite"}))
+    assert "Éclairs du test de réussite" in body
+    assert "Deux éclairs 16,7 %" in body
