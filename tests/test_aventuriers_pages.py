@@ -255,16 +255,22 @@ def test_adding_and_removing_dice_rows(client):
 def test_the_table_dice_come_from_the_database(client):
     from bestiary.aventuriers.models import DieFace
 
+    face = DieFace.objects.get(die__key="noir", position=1)
+    face.damage, face.lightning = 0, 2
+    face.save()  # an admin edit: the bestiary cache is cleared
+    request = {"scenario": {"action": "test_de_reussite", "rules": {"success_die": "noir"}}}
+    odds = client.post("/api/rulesets/aventuriers/odds", json.dumps(request), content_type="application/json").json()
+    two = next(o for o in odds["outcomes"] if o["code"] == "deux_eclairs")
+    assert two["probability"]["fraction"] == "1/6"
     face = DieFace.objects.get(die__key="bleu", position=6)
     face.lightning, face.shield = 1, 1
-    face.save()  # an admin edit: the bestiary cache is cleared
-    odds = client.post(
-        "/api/rulesets/aventuriers/odds",
-        json.dumps({"scenario": {"action": "test_de_reussite"}}),
-        content_type="application/json",
-    ).json()
-    two = next(o for o in odds["outcomes"] if o["code"] == "deux_eclairs")
-    assert two["probability"]["value"] == 0
+    face.save()
+    request = {"scenario": {"action": "test_de_reussite"}}
+    response = client.post("/api/rulesets/aventuriers/odds", json.dumps(request), content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["scenario.rules.success_die"] == (
+        "Dé du test de réussite : le Dé bleu doit pouvoir montrer 0, 1 et 2 éclairs."
+    )
 
 
 def test_the_api_resolves_every_example_and_gives_exact_odds(client):

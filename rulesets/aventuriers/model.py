@@ -321,6 +321,13 @@ class Scenario:
             errors["rules.success_die"] = _(
                 "Dé du test de réussite : « {key} » inconnu (dés définis : {known})."
             ).format(key=self.rules.success_die, known=known)
+        test_die = self.die(self.rules.success_die)
+        if self.action is Action.SUCCESS_TEST and test_die is not None:
+            shown = {min(f.lightning, 2) for f in test_die.faces}
+            if shown != {0, 1, 2}:
+                errors["rules.success_die"] = _(
+                    "Dé du test de réussite : le {die} doit pouvoir montrer 0, 1 et 2 éclairs."
+                ).format(die=test_die.name)
         weapon = self.attacker.weapon
         if self.action is not Action.SUCCESS_TEST and not any(g.count for g in weapon.dice):
             errors["attacker.weapon.dice"] = _("Jet d'attaque : au moins un dé.")

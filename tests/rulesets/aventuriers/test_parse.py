@@ -9,7 +9,7 @@ import pytest
 from rulesets.aventuriers.model import Scenario
 from rulesets.core import request
 from rulesets.core.registry import get
-from rulesets.core.schema import ScenarioError, json_schema, parse
+from rulesets.core.schema import ScenarioError, json_schema, parse, to_data
 
 RULESET = get("aventuriers")
 
@@ -139,3 +139,17 @@ def test_the_json_schema_carries_french_titles() -> None:
 
 def test_blank_form_values_fall_back_to_defaults() -> None:
     assert parse(Scenario, {"attacker": {"pv": "", "riposte": ""}}).attacker.pv == 10
+
+
+def test_the_success_test_die_must_show_zero_one_and_two_lightning() -> None:
+    plain = {"key": "gris", "name": "Dé gris", "faces": [{"damage": 1}, {"shield": 1}]}
+    errors = errors_of(
+        {
+            "action": "test_de_reussite",
+            "die_types": [plain, *to_data(Scenario().die_types)],
+            "rules": {"success_die": "gris"},
+        }
+    )
+    assert errors == {
+        "rules.success_die": "Dé du test de réussite : le Dé gris doit pouvoir montrer 0, 1 et 2 éclairs."
+    }

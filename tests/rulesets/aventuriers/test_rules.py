@@ -300,7 +300,7 @@ def test_success_test_reads_zero_one_or_two_lightning_without_stamina() -> None:
 
 
 def test_success_test_reads_more_than_two_lightning_as_two() -> None:
-    storm = DieType(key="orage", name="Dé d'orage", faces=(Face(lightning=3), Face()))
+    storm = DieType(key="orage", name="Dé d'orage", faces=(Face(lightning=3), Face(lightning=1), Face()))
     scenario = Scenario(
         action=Action.SUCCESS_TEST, die_types=(*Scenario().die_types, storm), rules=Rules(success_die="orage")
     )
