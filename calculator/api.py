@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import NinjaAPI, Schema, Status
 
 from calculator import services
+from calculator.views import page_path
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import odds_data, result_data
 from rulesets.core.schema import ScenarioError, json_schema
@@ -126,7 +127,7 @@ def _links(slug: str) -> dict[str, str]:
         "resolve": f"{base}/resolve",
         "odds": f"{base}/odds",
         "examples": f"{base}/examples",
-        "page": f"/{slug}/",
+        "page": page_path(slug),
     }
 
 

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import push_url, reswap, retarget
+from django_htmx.http import push_url, retarget
 from django_htmx.middleware import HtmxDetails
 
 from calculator import bestiary_cache, plugins, services
@@ -26,7 +26,15 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "calculator/home.html", {"rulesets": list(load_all().values())})
+    return render(request, "calculator/home.html")
+
+
+def page_path(slug: str) -> str:
+    """The page of a ruleset: ``/encore/``; a second page of a package, ``/feerie/action/``."""
+    if "-" in slug:
+        base, page = slug.split("-", 1)
+        return reverse("calculator_page", args=[base, page])
+    return reverse("calculator", args=[slug])
 
 
 def _ruleset(slug: str) -> Ruleset:
@@ -49,12 +57,14 @@ def permalink(
     typed = {k: resolution.dice[k] for k in resolution.dice.typed}
     query = permalink_query({"scenario": unflatten(scenario), "dice": typed}, resolution.dice.seed)
     query["r"] = "1"
-    return f"{reverse('calculator', args=[ruleset.slug])}?{query.urlencode()}"
+    return f"{page_path(ruleset.slug)}?{query.urlencode()}"
 
 
 @require_http_methods(["GET", "POST"])
-def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpResponse:
     """Form, live scene and odds, and the result when asked (POST, or a permalink with ``r=1``)."""
+    if page:
+        slug = f"{slug}-{page}"
     ruleset = _ruleset(slug)
     plugin = plugins.get(slug)
     groups = {g.key: g for g in bestiary_cache.presets(plugin)}
@@ -98,6 +108,7 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             odds = None
     context: dict[str, Any] = {
         "ruleset": ruleset,
+        "page_url": page_path(ruleset.slug),
         "plugin": plugin,
         "form": form,
         "preset_groups": groups,
@@ -105,10 +116,11 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "scene": ruleset.scene(scenario) if scenario is not None else "",
         "resolution": resolution,
         "permalink": link,
+        "share_query": link.split("?", 1)[1] if "?" in link else "",
         "odds": odds,
         "charts": [chart_view(c) for c in odds.charts] if odds else [],
         "rows": form.rows,
-        "final_numbers": _summary(plugin, resolution),
+        "final_numbers": result_summary(plugin, resolution),
         "variations": _variations(ruleset, plugin, resolution),
     }
     template = "calculator/page.html"
@@ -125,7 +137,7 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             # the form stays as typed: only the result is sent, in place of the previous one
             response = render(request, f"{template}#result", context)
             response = retarget(response, "#result")
-            response = reswap(response, "outerHTML show:#results:top")
+            response["HX-Reswap"] = "outerHTML show:#results:top"
             return push_url(response, link)
         response = render(request, f"{template}#calculator", context, status=status)
         if resolution is not None:
@@ -145,7 +157,7 @@ def _variations(
     ]
 
 
-def _summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:
+def result_summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:
     if resolution is None:
         return []
     if plugin.summary is not None:

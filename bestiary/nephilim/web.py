@@ -1,0 +1,140 @@
+"""The Nephilim page plug-in: template, bestiary presets, Résultat final and margin variations."""
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from bestiary.nephilim import selectors
+from bestiary.nephilim.models import Effect, Protection, _flat
+from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from rulesets.core.request import Resolution
+from rulesets.nephilim.model import DEFENDERS_MAX
+
+
+def _presets(rows: list[Any], values: Any) -> list[Preset]:
+    return [Preset(key=str(r.pk), label=str(r), values=values(r)) for r in rows]
+
+
+def presets() -> list[PresetGroup]:
+    creatures = selectors.creature_list()
+    weapons = selectors.weapon_list()
+    armours = selectors.protection_list(
+        Protection.Family.MUNDANE, Protection.Family.PHALANGE, Protection.Family.INVOCATION
+    )
+    shields = selectors.protection_list(Protection.Family.SHIELD)
+    others = selectors.protection_list(Protection.Family.MANTLE, Protection.Family.OTHER)
+    defender_effects = selectors.effect_list(Effect.Side.DEFENDER)
+
+    def protection(p: Protection) -> dict[str, Any]:
+        return p.as_scenario()
+
+    return [
+        PresetGroup(
+            "attacker", "attacker", _("Attaquant du bestiaire"), _presets(creatures, lambda c: c.as_attacker())
+        ),
+        PresetGroup(
+            "approach",
+            "attacker.approach",
+            _("Approche"),
+            _presets(selectors.approach_list(), lambda a: _flat(a.as_scenario())),
+        ),
+        PresetGroup("weapon", "attacker.weapon", _("Arme"), _presets(weapons, lambda w: _flat(w.as_scenario()))),
+        PresetGroup(
+            "ammunition",
+            "attacker.ammunition",
+            _("Munition"),
+            _presets(selectors.ammunition_list(), lambda m: m.as_scenario()),
+        ),
+        PresetGroup(
+            "attacker_effect",
+            "attacker.effects.{row}",
+            _("Sort, invocation, formule"),
+            _presets(selectors.effect_list(Effect.Side.ATTACKER), lambda e: e.as_scenario()),
+        ),
+        PresetGroup(
+            "defender", "defenders.{row}", _("Défenseur du bestiaire"), _presets(creatures, lambda c: c.as_defender())
+        ),
+        PresetGroup(
+            "defence",
+            "defenders.{row}.defence",
+            _("Type de défense"),
+            _presets(selectors.defence_list(), lambda d: _flat(d.as_scenario())),
+        ),
+        PresetGroup("armour", "defenders.{row}.armour", _("Armure"), _presets(armours, protection)),
+        PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), _presets(shields, protection)),
+        PresetGroup("other", "defenders.{row}.other", _("Manteau ou autre"), _presets(others, protection)),
+        *(
+            PresetGroup(
+                f"defender_effect_{n}",
+                "defender_effects.{row}",
+                _("Ajouter sur ce défenseur"),
+                _presets(defender_effects, lambda e, n=n: {**e.as_scenario(), "target": n}),
+            )
+            for n in range(1, DEFENDERS_MAX + 1)
+        ),
+        PresetGroup(
+            "defender_effect",
+            "defender_effects.{row}",
+            _("Sort, invocation, formule"),
+            _presets(defender_effects, lambda e: e.as_scenario()),
+        ),
+    ]
+
+
+def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
+    """The "Résultat final" rows: outcome, damage taken per defender, round-suivant effects."""
+    n = resolution.result.numbers
+    s = resolution.scenario
+    rows: list[tuple[str, str, str]] = [("outcome", _("Résultat"), resolution.result.outcome_label)]
+    for i, d in enumerate(s.defenders):
+        rows.append(
+            (
+                f"d{i + 1}.damage_taken",
+                _("{name} encaisse").format(name=d.name),
+                _("{p} PHYS · {m} MAG").format(p=n.get(f"d{i + 1}.phys_taken"), m=n.get(f"d{i + 1}.mag_taken")),
+            )
+        )
+    labels = {
+        "next.defender_actions": _("Cible : actions au round suivant"),
+        "next.defender_attack": _("Cible : attaque au round suivant"),
+        "next.defender_defence": _("Cible : défense au round suivant"),
+        "next.attacker_attack": _("{name} : attaque au round suivant").format(name=s.attacker.name),
+    }
+    for key, label in labels.items():
+        if key in n:
+            value = int(n[key] or 0)
+            rows.append((key, label, f"+{value}" if value >= 0 else f"−{-value}"))
+    return rows
+
+
+def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]:
+    """Margin > 10: replay the same dice with each split of the attacker's choices."""
+    n = resolution.result.numbers
+    s = resolution.scenario
+    choices = int(n.get("attack_choices") or n.get("s1.attack_choices") or 0)
+    out: list[tuple[str, dict[str, Any], bool]] = []
+    for damage in range(choices + 1) if choices else ():
+        malus = choices - damage
+        label = _("{d} × +1 dommage, {m} × −1 défense adverse").format(d=damage, m=malus)
+        current = s.attacker.margin_damage == damage and s.attacker.margin_malus == malus
+        out.append((label, {"attacker.margin_damage": damage, "attacker.margin_malus": malus}, current))
+    if len(s.defenders) == 1:
+        d_choices = int(n.get("defence_choices") or 0)
+        for damage in range(d_choices + 1) if d_choices else ():
+            malus = d_choices - damage
+            label = _("Défenseur : {d} × −1 dommage, {m} × −1 attaque adverse").format(d=damage, m=malus)
+            d = s.defenders[0]
+            current = d.margin_damage == damage and d.margin_malus == malus
+            out.append((label, {"defenders.0.margin_damage": damage, "defenders.0.margin_malus": malus}, current))
+    return out
+
+
+PLUGIN = register(
+    WebPlugin(
+        slug="nephilim",
+        fields_template="calculator/nephilim_fields.html",
+        presets=presets,
+        summary=summary,
+        variations=variations,
+    )
+)

@@ -1,0 +1,961 @@
+"""Contes de Fées: the Action sequence (seed 004, « Le déroulement d'un combat », « Options de combat »).
+
+1. Declarations: each combatant's activities (the first is the declared one, the next ones are
+   extra activities), tactic, targets.
+2. Initiative rolls: Vigilance + Attributs + tactic + occasional modifiers (surprise −8, the
+   previous Action's carried malus) + the dice term; typed or rolled.
+3. Countdown from the highest Initiative; priority on an equal rank: rank, Vigilance, total
+   Affinités, tactic modifier, dice roll. An Initiative ≤ 0 cannot act; rank 1 is the last.
+4. Resolution at the chosen rank: waiting costs nothing; anticipating costs −1 per rank to the
+   activity and to Défense for the rest of the Action (never above the highest Initiative); each
+   extra activity comes 8 ranks after the previous one (never at the same rank), at −4
+   cumulative, and costs −4 Défense from its resolution and −4 to the whole next Action; a change
+   of intention costs −4 to the changed activity and to Défense from its declaration, −4 to the
+   next Action, and a tactic change re-ranks the activity (never above the rank of the change).
+5. Effects: Essence lost = ⌊margin/2⌋ + Dommages − Encaissement; one attack roll may strike
+   several smaller defenders whose surfaces fit the attacker's.
+6. Impersonal events at rank 0; the next Action carries the malus.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from math import gcd
+from typing import Annotated
+
+from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, numeric_die
+from rulesets.core.i18n import _
+from rulesets.core.odds import Chart, Distribution, Odds
+from rulesets.core.results import Event, Result
+from rulesets.core.schema import Choice, Spec
+from rulesets.feerie.angles import crowding, sweep
+from rulesets.feerie.engine import SEED, signed
+from rulesets.feerie.model import SEED_SURFACES, DiceTerm, SurfaceRow, Tactic
+
+R_SEQUENCE = f"{SEED} — La séquence d'une Action"
+R_DECLARATION = f"{R_SEQUENCE}, 1) Déclaration d'intention"
+R_INITIATIVE = f"{R_SEQUENCE}, 2) Jets d'Initiative"
+R_DECOMPTE = f"{R_SEQUENCE}, 3) Décompte des rangs d'Initiative"
+R_RESOLUTION = f"{R_SEQUENCE}, 4) Résolution des activités"
+R_EFFETS = f"{R_SEQUENCE}, 5) Effets"
+R_IMPERSONNELS = f"{R_SEQUENCE}, 6) Evénements impersonnels"
+R_ANTICIPATION = f"{SEED} — Options de combat, Anticipation d'une activité"
+R_SUPPLEMENTAIRE = f"{SEED} — Options de combat, Activités supplémentaires"
+R_CHANGEMENT = f"{SEED} — Options de combat, Changement d'intention"
+R_SURPRISE = f"{SEED} — Diverses situations de combat, Surprise"
+R_ANGLES = f"{SEED} — Adversaires multiples"
+R_VISER = f"{SEED} — Attaques à distance, Viser"
+
+AIM_MAX = 8  # « Par rang d'Initiative (8 au maximum) où le tireur retarde son tir, il gagne +1 »
+EXTRA_GAP = 8  # « Chaque nouvelle activité se résout normalement 8 rangs d'Initiative après »
+EXTRA_MALUS = 4  # « malus de –4 cumulatif »
+CHANGE_MALUS = 4  # « Un malus de 4 est alors encouru »
+SURPRISE_INITIATIVE = -8
+SURPRISE_DEFENSE = -4
+
+G_INIT = "Initiative"
+G_DECOMPTE = "Décompte"
+G_ACT = "Activités"
+G_NEXT = "Action suivante"
+
+
+class ActivityKind(Choice):
+    NONE = "none"
+    ATTACK = "attack"
+    OTHER = "other"
+
+    @classmethod
+    def labels(cls) -> dict[str, str]:
+        return {
+            "none": _("— (aucune)"),
+            "attack": _("Attaque"),
+            "other": _("Autre activité (Pouvoir, Influence, fuite…)"),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A combatant of the Action, with the derived values computed by the exchange calculator."""
+
+    name: Annotated[str, Spec(label=_("Nom"), max_length=80)] = ""
+    vigilance: Annotated[int, Spec(label=_("Vigilance"), ge=0, le=60)] = 10
+    initiative_bonus: Annotated[int, Spec(label=_("Attributs applicables à l'Initiative"), ge=-30, le=40)] = 0
+    affinities: Annotated[int, Spec(label=_("Total d'Affinités (priorité)"), ge=0, le=100)] = 0
+    tactic: Annotated[Tactic, Spec(label=_("Tactique déclarée"))] = field(default_factory=Tactic)
+    tactic_cap: Annotated[int | None, Spec(label=_("Plafond de tactique (vide : non vérifié)"), ge=0, le=60)] = None
+    surprised: Annotated[bool, Spec(label=_("Surpris (première Action)"))] = False
+    ambush_margin: Annotated[int, Spec(label=_("Marge de dissimulation (embuscade)"), ge=0, le=60)] = 0
+    carried_malus: Annotated[int, Spec(label=_("Malus reporté de l'Action précédente"), ge=-60, le=0)] = 0
+    initiative: Annotated[int | None, Spec(label=_("Initiative obtenue (vide : lire les dés)"), ge=-100, le=150)] = None
+    attack: Annotated[int, Spec(label=_("Attaque (sans tactique)"), ge=0, le=100)] = 10
+    defense: Annotated[int, Spec(label=_("Défense (sans tactique)"), ge=0, le=100)] = 10
+    damage: Annotated[int, Spec(label=_("Dommages"), ge=-20, le=100)] = 10
+    soak: Annotated[int, Spec(label=_("Encaissement"), ge=-20, le=100)] = 10
+    essence: Annotated[int, Spec(label=_("Essence"), ge=0, le=500)] = 20
+    taille: Annotated[int, Spec(label=_("Taille"), ge=-5, le=5)] = 0
+    open_angles: Annotated[int, Spec(label=_("Angles d'attaque ouverts"), ge=1, le=6)] = 4
+
+    def tactic_errors(self, t: Tactic, prefix: str) -> dict[str, str]:
+        errors: dict[str, str] = {}
+        total = t.initiative + t.attack + t.defense
+        if total:
+            errors[prefix] = _("La somme des modifications de tactique doit être nulle (reçu {total:+d}).").format(
+                total=total
+            )
+        if self.tactic_cap is not None:
+            for key, value in (("initiative", t.initiative), ("attack", t.attack), ("defense", t.defense)):
+                if abs(value) > self.tactic_cap:
+                    errors[f"{prefix}.{key}"] = _(
+                        "Une modification de tactique ne peut dépasser le plafond ({cap}), reçu {value:+d}."
+                    ).format(cap=self.tactic_cap, value=value)
+        return errors
+
+    def check(self) -> dict[str, str]:
+        errors = self.tactic_errors(self.tactic, "tactic")
+        if self.surprised and self.tactic.is_declared:
+            errors["tactic"] = _("Un personnage surpris ne peut pas déclarer de tactique lors de la première Action.")
+        return errors
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change of intention declared at ``rank`` (none when blank), possibly with a new tactic."""
+
+    rank: Annotated[int | None, Spec(label=_("Changement d'intention au rang (vide : aucun)"), ge=1, le=150)] = None
+    tactic: Annotated[Tactic, Spec(label=_("Nouvelle tactique"))] = field(default_factory=Tactic)
+    new_tactic: Annotated[bool, Spec(label=_("Adopter la nouvelle tactique"))] = False
+    note: Annotated[str, Spec(label=_("Nouvelle intention"), max_length=200)] = ""
+
+    @property
+    def declared(self) -> bool:
+        return self.rank is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """One activity of a combatant; a combatant's later activities are extra activities."""
+
+    actor: Annotated[int, Spec(label=_("Combattant (numéro)"), ge=0, le=23)] = 0
+    kind: Annotated[ActivityKind, Spec(label=_("Nature"))] = ActivityKind.NONE
+    label: Annotated[
+        str, Spec(label=_("Description"), max_length=200, help=_("Un verbe, pour le récit : « fond sur l'Ogre »."))
+    ] = ""
+    targets: Annotated[str, Spec(label=_("Cibles (numéros séparés par des virgules)"), max_length=60)] = ""
+    ranged: Annotated[bool, Spec(label=_("À distance"))] = False
+    blunt: Annotated[bool, Spec(label=_("Projectile contondant (plusieurs cibles possibles)"))] = False
+    aim: Annotated[bool, Spec(label=_("Viser en retardant son tir (+1 par rang, 8 au plus)"))] = False
+    rank: Annotated[int | None, Spec(label=_("Rang choisi (vide : son rang)"), ge=1, le=150)] = None
+    change: Annotated[Change, Spec(label=_("Changement d'intention"))] = field(default_factory=Change)
+    bonus: Annotated[int, Spec(label=_("Attributs propres à cette activité"), ge=-30, le=40)] = 0
+    term: Annotated[int | None, Spec(label=_("Terme de dés saisi (vide : lire les dés)"), ge=-300, le=300)] = None
+
+    def target_list(self) -> tuple[int, ...]:
+        """The targets' numbers (invalid entries are reported by :meth:`ActionScenario.check`)."""
+        out: list[int] = []
+        for part in self.targets.replace(";", ",").replace(" ", ",").split(","):
+            if part.strip().lstrip("-").isdigit():
+                out.append(int(part))
+        return tuple(out)
+
+    def bad_targets(self) -> list[str]:
+        return [
+            p
+            for p in self.targets.replace(";", ",").replace(" ", ",").split(",")
+            if p.strip() and not p.strip().isdigit()
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Impersonal:
+    """An impersonal event (« une fois par Action »), resolved at rank 0."""
+
+    label: Annotated[str, Spec(label=_("Événement"), max_length=200)] = ""
+    target: Annotated[int | None, Spec(label=_("Combattant touché (numéro)"), ge=0, le=23)] = None
+    essence_loss: Annotated[int, Spec(label=_("Perte d'Essence"), ge=0, le=500)] = 0
+
+
+DEFAULT_FIGHTERS = (
+    Fighter("Rübezahl", vigilance=20, attack=22, defense=20, damage=14, soak=14, essence=40, taille=2),
+    Fighter("Serpent à Sornettes", vigilance=17, attack=21, defense=15, damage=6, soak=8, essence=20),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionScenario:
+    """One Action of a fight between several combatants."""
+
+    fighters: Annotated[tuple[Fighter, ...], Spec(label=_("Combattants"), min_items=1, max_items=24)] = field(
+        default_factory=lambda: DEFAULT_FIGHTERS
+    )
+    activities: Annotated[tuple[Activity, ...], Spec(label=_("Activités déclarées"), max_items=60)] = ()
+    impersonal: Annotated[tuple[Impersonal, ...], Spec(label=_("Événements impersonnels"), max_items=10)] = ()
+    roll: Annotated[DiceTerm, Spec(label=_("Terme de dés"))] = field(default_factory=DiceTerm)
+    surfaces: Annotated[
+        tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)
+    ] = SEED_SURFACES
+    incident_threshold: Annotated[int, Spec(label=_("Marge d'échec d'un incident"), ge=-100, le=-1)] = -10
+
+    def check(self) -> dict[str, str]:
+        errors: dict[str, str] = {}
+        n = len(self.fighters)
+        for j, act in enumerate(self.activities):
+            p = f"activities.{j}"
+            if act.kind is ActivityKind.NONE:
+                continue
+            if act.actor >= n:
+                errors[f"{p}.actor"] = _("Il n'y a que {n} combattant(s) (numérotés de 0 à {m}).").format(n=n, m=n - 1)
+                continue
+            targets = act.target_list()
+            if act.bad_targets():
+                errors[f"{p}.targets"] = _(
+                    "Cibles : des numéros de combattants séparés par des virgules (reçu « {t} »)."
+                ).format(t=act.targets)
+                continue
+            for t in targets:
+                if t >= n:
+                    errors[f"{p}.targets"] = _("Il n'y a que {n} combattant(s) (numérotés de 0 à {m}).").format(
+                        n=n, m=n - 1
+                    )
+                elif t == act.actor:
+                    errors[f"{p}.targets"] = _("Un combattant ne s'attaque pas lui-même.")
+            if f"{p}.targets" in errors:
+                continue
+            if act.kind is ActivityKind.ATTACK and not targets:
+                errors[f"{p}.targets"] = _("Une attaque vise au moins une cible.")
+            if len(set(targets)) != len(targets):
+                errors[f"{p}.targets"] = _("Une même cible est listée deux fois.")
+            if act.change.declared and act.change.new_tactic:
+                errors.update(self.fighters[act.actor].tactic_errors(act.change.tactic, f"{p}.change.tactic"))
+            if act.kind is ActivityKind.ATTACK and act.ranged and len(targets) > 1 and not act.blunt:
+                errors[f"{p}.targets"] = _("Un projectile purement transperçant n'affecte qu'une cible.")
+                continue
+            if act.aim and not act.ranged:
+                errors[f"{p}.aim"] = _("On ne vise qu'à distance.")
+            if act.kind is ActivityKind.ATTACK and len(targets) > 1:
+                sw = sweep(self.fighters[act.actor].taille, [self.fighters[t].taille for t in targets], self.surfaces)
+                if not sw.fits:
+                    errors[f"{p}.targets"] = _(
+                        "Un seul coup ne couvre qu'une surface de {cap} ; ces cibles en occupent {used}."
+                    ).format(cap=sw.capacity, used=sw.used)
+        acting = {a.actor for a in self.activities if a.kind is not ActivityKind.NONE}
+        for i, f in enumerate(self.fighters):
+            if f.tactic.is_declared and i not in acting and f"fighters.{i}.tactic" not in errors:
+                errors[f"fighters.{i}.tactic"] = _(
+                    "On ne peut déclarer de tactique que si l'on agit : {name} n'a déclaré aucune activité."
+                ).format(name=f.name or i)
+        for j, ev in enumerate(self.impersonal):
+            if ev.target is not None and ev.target >= n:
+                errors[f"impersonal.{j}.target"] = _("Il n'y a que {n} combattant(s).").format(n=n)
+        return errors
+
+
+# --- dice -------------------------------------------------------------------------------------------
+
+
+def dice_for(s: ActionScenario) -> DiceSpec:
+    die = numeric_die(f"d{s.roll.sides}", s.roll.sides)
+    slots: list[DiceSlot] = []
+
+    def term(prefix: str, label: str) -> None:
+        slots.extend(
+            DiceSlot(f"{prefix}.plus.{i}", die, f"{label} : dé ajouté n°{i} ({die.name})")
+            for i in range(1, s.roll.plus + 1)
+        )
+        slots.extend(
+            DiceSlot(f"{prefix}.moins.{i}", die, f"{label} : dé retranché n°{i} ({die.name})")
+            for i in range(1, s.roll.minus + 1)
+        )
+
+    for i, f in enumerate(s.fighters):
+        if f.initiative is None:
+            term(f"init.{i}", _("Initiative de {name}").format(name=f.name))
+    for j, act in enumerate(s.activities):
+        if act.kind is ActivityKind.ATTACK and act.term is None and act.actor < len(s.fighters):
+            term(f"act.{j}", _("Activité {j} ({name})").format(j=j, name=s.fighters[act.actor].name))
+    return DiceSpec(tuple(slots))
+
+
+def _term(dice: DiceRoll, prefix: str) -> int:
+    return sum(dice.of(f"{prefix}.plus")) - sum(dice.of(f"{prefix}.moins"))
+
+
+def initiative_base(f: Fighter) -> list[tuple[str, int, str]]:
+    """The sources of a combatant's Initiative before the dice."""
+    terms = [(_("Vigilance"), f.vigilance, R_INITIATIVE)]
+    if f.initiative_bonus:
+        terms.append((_("Attributs applicables"), f.initiative_bonus, R_INITIATIVE))
+    if f.tactic.initiative:
+        terms.append((_("Tactique"), f.tactic.initiative, R_INITIATIVE))
+    if f.surprised:
+        terms.append((_("Surpris"), SURPRISE_INITIATIVE, R_SURPRISE))
+    if f.ambush_margin // 2:
+        terms.append((_("Embuscade (moitié de la marge de dissimulation)"), f.ambush_margin // 2, R_SURPRISE))
+    if f.carried_malus:
+        terms.append((_("Malus reporté de l'Action précédente"), f.carried_malus, R_SUPPLEMENTAIRE))
+    return terms
+
+
+# --- scheduling ------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Planned:
+    index: int  # activity index in the scenario
+    actor: int
+    order: int  # 0: declared activity, k: k-th extra activity
+    natural: int  # the rank it would happen at without anticipation
+    rank: int  # the rank it happens at
+    anticipation: int
+    modifier: int  # total modifier of the activity roll
+    parts: tuple[tuple[str, int, str], ...]
+    change_rank: int | None
+    change_defense: int  # Défense change at the declaration (tactic delta − 4)
+    defense_after: int  # Défense change after its resolution (−anticipation, −4 extra)
+    tactic_attack: int
+    refused: str = ""
+
+
+def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]:
+    """Ranks and modifiers of every activity, given the Initiatives obtained."""
+    acting = [v for v in initiatives if v > 0]
+    top = max(acting) if acting else 0
+    out: list[Planned] = []
+    per_actor: dict[int, list[int]] = defaultdict(list)
+    for j, act in enumerate(s.activities):
+        if act.kind is not ActivityKind.NONE:
+            per_actor[act.actor].append(j)
+    for actor, indices in sorted(per_actor.items()):
+        f = s.fighters[actor]
+        tactic = f.tactic
+        previous_rank: int | None = None
+        carried_anticipation = 0
+        for order, j in enumerate(indices):
+            act = s.activities[j]
+            parts: list[tuple[str, int, str]] = []
+            refused = ""
+            base_rank = initiatives[actor] if order == 0 else (previous_rank or 0) - EXTRA_GAP
+            natural = base_rank
+            change_defense = 0
+            if act.change.rank is not None:
+                new = act.change.tactic if act.change.new_tactic else tactic
+                if new.initiative != tactic.initiative:
+                    natural = base_rank + new.initiative - tactic.initiative
+                natural = min(natural, act.change.rank)
+                change_defense = new.defense - tactic.defense - CHANGE_MALUS
+                tactic = new
+            if initiatives[actor] <= 0:
+                refused = _("Initiative nulle ou négative : {name} ne peut agir pendant cette Action.").format(
+                    name=f.name
+                )
+            rank = act.rank if act.rank is not None else natural
+            if not refused and previous_rank is not None and rank >= previous_rank:
+                refused = _(
+                    "Une activité supplémentaire a lieu au plus tôt au rang suivant la précédente ({r})."
+                ).format(r=previous_rank - 1)
+            if not refused and rank > top:
+                refused = _("Aucune activité ne peut avoir lieu avant le plus haut jet d'Initiative ({top}).").format(
+                    top=top
+                )
+            if not refused and act.change.rank is not None and rank > act.change.rank:
+                refused = _("On ne peut agir avant d'avoir choisi d'agir (changement au rang {r}).").format(
+                    r=act.change.rank
+                )
+            if not refused and rank < 1:
+                refused = _("Le rang 1 est le dernier auquel on peut agir : il faut anticiper.")
+            anticipation = max(0, rank - natural)
+            if tactic.attack:
+                parts.append((_("Tactique"), tactic.attack, R_RESOLUTION))
+            if f.carried_malus:
+                parts.append((_("Malus reporté de l'Action précédente"), f.carried_malus, R_SUPPLEMENTAIRE))
+            if carried_anticipation:
+                parts.append((_("Anticipation d'une activité précédente"), -carried_anticipation, R_ANTICIPATION))
+            if anticipation:
+                parts.append((_("Anticipation de {n} rang(s)").format(n=anticipation), -anticipation, R_ANTICIPATION))
+            if order:
+                parts.append(
+                    (_("Activité supplémentaire n°{k}").format(k=order), -EXTRA_MALUS * order, R_SUPPLEMENTAIRE)
+                )
+            if act.change.declared:
+                parts.append((_("Changement d'intention"), -CHANGE_MALUS, R_CHANGEMENT))
+            if act.bonus:
+                parts.append((_("Attributs propres à l'activité"), act.bonus, R_RESOLUTION))
+            if act.aim and rank < natural:
+                aimed = min(AIM_MAX, natural - rank)
+                parts.append((_("Visée ({n} rang(s) de retard)").format(n=aimed), aimed, R_VISER))
+            defense_after = -anticipation - (EXTRA_MALUS if order else 0)
+            out.append(
+                Planned(
+                    index=j,
+                    actor=actor,
+                    order=order,
+                    natural=natural,
+                    rank=rank,
+                    anticipation=anticipation,
+                    modifier=sum(v for _l, v, _r in parts),
+                    parts=tuple(parts),
+                    change_rank=act.change.rank,
+                    change_defense=change_defense,
+                    defense_after=defense_after,
+                    tactic_attack=tactic.attack,
+                    refused=refused,
+                )
+            )
+            if refused:
+                for later_order, later in enumerate(indices[order + 1 :], order + 1):
+                    out.append(
+                        Planned(
+                            index=later,
+                            actor=actor,
+                            order=later_order,
+                            natural=0,
+                            rank=0,
+                            anticipation=0,
+                            modifier=0,
+                            parts=(),
+                            change_rank=None,
+                            change_defense=0,
+                            defense_after=0,
+                            tactic_attack=tactic.attack,
+                            refused=_("L'activité précédente de {name} n'a pas lieu.").format(name=f.name),
+                        )
+                    )
+                break
+            previous_rank = rank
+            carried_anticipation += anticipation
+    return out, top
+
+
+def priority(f: Fighter, initiative: int, dice_term: int) -> tuple[int, int, int, int]:
+    """Tie-break on one rank: Vigilance, total Affinités, tactic modifier, dice roll."""
+    return (f.vigilance, f.affinities, f.tactic.initiative, dice_term)
+
+
+# --- resolution ------------------------------------------------------------------------------------------
+
+
+def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
+    ev: list[Event] = []
+    n = len(s.fighters)
+    names = [f.name for f in s.fighters]
+    initiatives: list[int] = []
+    terms: list[int] = []
+    for i, f in enumerate(s.fighters):
+        base = initiative_base(f)
+        base_total = sum(v for _l, v, _r in base)
+        if f.initiative is not None:
+            total, term = f.initiative, f.initiative - base_total
+            shown = _("saisie")
+        else:
+            term = _term(dice, f"init.{i}")
+            total, shown = base_total + term, _("dés")
+        initiatives.append(total)
+        terms.append(term)
+        for k, (label, value, rule) in enumerate(base):
+            ev.append(
+                Event(
+                    "init_term",
+                    f"{f.name} : {label}",
+                    signed(value) if k else str(value),
+                    rule,
+                    G_INIT,
+                    {"fighter": i, "value": value},
+                )
+            )
+        ev.append(
+            Event(
+                "init_term",
+                f"{f.name} : {_('jet')} ({shown})",
+                signed(term),
+                R_INITIATIVE,
+                G_INIT,
+                {"fighter": i, "value": term},
+            )
+        )
+        ev.append(
+            Event(
+                "initiative",
+                f"{f.name} : {_('Initiative')}",
+                str(total),
+                R_INITIATIVE,
+                G_INIT,
+                {"fighter": i, "value": total},
+            )
+        )
+    planned, top = plan(s, initiatives)
+    ev.append(
+        Event(
+            "top",
+            _("Plus haut jet d'Initiative : le décompte commence au rang {top}").format(top=top),
+            str(top),
+            R_DECOMPTE,
+            G_DECOMPTE,
+            {"top": top},
+        )
+    )
+
+    # state
+    defense_mod = [f.tactic.defense + f.carried_malus + (SURPRISE_DEFENSE if f.surprised else 0) for f in s.fighters]
+    defense_parts: list[list[tuple[str, int]]] = [[] for _i in range(n)]
+    for i, f in enumerate(s.fighters):
+        if f.tactic.defense:
+            defense_parts[i].append((_("tactique"), f.tactic.defense))
+        if f.carried_malus:
+            defense_parts[i].append((_("malus reporté"), f.carried_malus))
+        if f.surprised:
+            defense_parts[i].append((_("surpris"), SURPRISE_DEFENSE))
+    # attack angles: melee attackers of this Action on each defender
+    attackers_of: dict[int, list[int]] = defaultdict(list)
+    for act in s.activities:
+        if act.kind is ActivityKind.ATTACK and not act.ranged:
+            for t in act.target_list():
+                if act.actor not in attackers_of[t]:
+                    attackers_of[t].append(act.actor)
+    blocked: set[tuple[int, int]] = set()
+    for t, actors in sorted(attackers_of.items()):
+        if len(actors) < 2:
+            continue
+        crowd = crowding(
+            s.fighters[t].taille, [s.fighters[a].taille for a in actors], s.fighters[t].open_angles, s.surfaces
+        )
+        for k in crowd.refused:
+            blocked.add((actors[k], t))
+        if crowd.defense_malus:
+            defense_mod[t] += crowd.defense_malus
+            defense_parts[t].append((_("angles d'attaque"), crowd.defense_malus))
+        ev.append(
+            Event(
+                "angles",
+                _("{name} : {o} angle(s) occupé(s) sur {a}, surface {s} par angle").format(
+                    name=names[t], o=crowd.occupied_angles, a=crowd.open_angles, s=crowd.angle_surface
+                ),
+                signed(crowd.defense_malus),
+                R_ANGLES,
+                G_DECOMPTE,
+                {"fighter": t, "occupied": crowd.occupied_angles, "refused": [actors[k] for k in crowd.refused]},
+            )
+        )
+    act_penalty = [f.carried_malus for f in s.fighters]
+    essence = [f.essence for f in s.fighters]
+    next_malus = [0] * n
+    numbers: dict[str, int | str | bool | None] = {"top": top}
+    for i in range(n):
+        numbers[f"initiative_{i}"] = initiatives[i]
+
+    # steps: (rank, priority, sub-order, kind, planned)
+    steps: list[tuple[int, tuple[int, int, int, int], int, str, Planned]] = []
+    for p in planned:
+        f = s.fighters[p.actor]
+        key = priority(f, initiatives[p.actor], terms[p.actor])
+        numbers[f"activity_{p.index}_rank"] = p.rank if not p.refused else None
+        numbers[f"activity_{p.index}_modifier"] = p.modifier
+        if p.refused:
+            ev.append(Event("refused", f"{f.name} : {p.refused}", "", R_DECOMPTE, G_ACT, {"activity": p.index}))
+            continue
+        if p.change_rank is not None:
+            steps.append((p.change_rank, key, 0, "change", p))
+            next_malus[p.actor] -= CHANGE_MALUS
+        if p.order:
+            next_malus[p.actor] -= EXTRA_MALUS
+        steps.append((p.rank, key, 1, "act", p))
+    steps.sort(key=lambda st: (-st[0], tuple(-x for x in st[1]), st[2]))
+
+    order_seen: list[int] = []
+    by_rank: dict[int, list[str]] = defaultdict(list)
+    snapshots: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
+    last_act: tuple[int, tuple[int, int, int, int], int] | None = None
+    first_rank = max([top, *(st[0] for st in steps)])
+    pending = list(steps)
+    schedule: list[tuple[int, tuple[int, int, int, int], int, str, Planned] | None] = []
+    for r in range(first_rank, 0, -1):
+        while pending and pending[0][0] == r:
+            schedule.append(pending.pop(0))
+        schedule.append(None)  # end of rank r: snapshot
+    for item in schedule:
+        if item is None:
+            r = first_rank - len(snapshots)
+            snapshots[r] = (
+                {s.fighters[i].name: s.fighters[i].defense + defense_mod[i] for i in range(n)},
+                {s.fighters[i].name: act_penalty[i] for i in range(n)},
+            )
+            continue
+        rank, key, _sub, kind, p = item
+        f = s.fighters[p.actor]
+        act = s.activities[p.index]
+        if kind == "change":
+            defense_mod[p.actor] += p.change_defense
+            defense_parts[p.actor].append((_("changement d'intention"), p.change_defense))
+            note = f" ({act.change.note})" if act.change.note else ""
+            ev.append(
+                Event(
+                    "change",
+                    _("Rang {r} : {name} change d'intention{note} ; Défense {d}").format(
+                        r=rank, name=f.name, note=note, d=signed(p.change_defense)
+                    ),
+                    str(f.defense + defense_mod[p.actor]),
+                    R_CHANGEMENT,
+                    G_ACT,
+                    {
+                        "fighter": p.actor,
+                        "rank": rank,
+                        "defense_change": p.change_defense,
+                        "defense": f.defense + defense_mod[p.actor],
+                    },
+                )
+            )
+            by_rank[rank].append(_("{name} change d'intention").format(name=f.name))
+            continue
+        if essence[p.actor] <= 0:
+            ev.append(
+                Event(
+                    "cancelled",
+                    _("Rang {r} : {name} est hors de combat").format(r=rank, name=f.name),
+                    "",
+                    R_EFFETS,
+                    G_ACT,
+                    {"activity": p.index},
+                )
+            )
+            continue
+        simultaneous = last_act is not None and last_act[0] == rank and last_act[1] == key and last_act[2] != p.actor
+        last_act = (rank, key, p.actor)
+        order_seen.append(p.index)
+        how = []
+        if p.anticipation:
+            how.append(_("anticipe de {n} rang(s)").format(n=p.anticipation))
+        elif p.rank < p.natural:
+            how.append(_("a attendu (rang naturel {r})").format(r=p.natural))
+        if p.order:
+            how.append(_("activité supplémentaire n°{k}").format(k=p.order))
+        if simultaneous:
+            how.append(_("simultanément"))
+        detail = f" ({', '.join(how)})" if how else ""
+        title = act.label or act.kind.label
+        for label, value, rule in p.parts:
+            ev.append(
+                Event(
+                    "act_term", f"{f.name} : {label}", signed(value), rule, G_ACT, {"activity": p.index, "value": value}
+                )
+            )
+        ev.append(
+            Event(
+                "activity",
+                _("Rang {r} : {name} — {title}{detail}").format(r=rank, name=f.name, title=title, detail=detail),
+                signed(p.modifier),
+                R_RESOLUTION,
+                G_ACT,
+                {
+                    "activity": p.index,
+                    "fighter": p.actor,
+                    "rank": rank,
+                    "modifier": p.modifier,
+                    "anticipation": p.anticipation,
+                    "order": p.order,
+                },
+            )
+        )
+        by_rank[rank].append(_("{name} : {title}").format(name=f.name, title=title))
+        if act.kind is ActivityKind.ATTACK:
+            term = act.term if act.term is not None else _term(dice, f"act.{p.index}")
+            total = f.attack + p.modifier + term
+            numbers[f"activity_{p.index}_total"] = total
+            ev.append(
+                Event(
+                    "attack_roll",
+                    _("{name} : Attaque {a} {m} + dés {t} = {total}").format(
+                        name=f.name, a=f.attack, m=signed(p.modifier), t=signed(term), total=total
+                    ),
+                    str(total),
+                    R_RESOLUTION,
+                    G_ACT,
+                    {"activity": p.index, "total": total, "term": term},
+                )
+            )
+            worst = 0
+            for t in act.target_list():
+                target = s.fighters[t]
+                if (p.actor, t) in blocked:
+                    ev.append(
+                        Event(
+                            "blocked",
+                            _("{name} ne trouve pas d'angle libre pour atteindre {t}").format(
+                                name=f.name, t=target.name
+                            ),
+                            "",
+                            R_ANGLES,
+                            G_ACT,
+                        )
+                    )
+                    continue
+                defense = target.defense + defense_mod[t]
+                margin = total - defense
+                worst = min(worst, margin)
+                numbers[f"activity_{p.index}_margin_{t}"] = margin
+                if margin >= 0:
+                    lost = max(0, margin // 2 + f.damage - target.soak)
+                    essence[t] = max(0, essence[t] - lost)
+                    ev.append(
+                        Event(
+                            "hit",
+                            _("{t} (Défense {d}) est touché : marge {m}, Essence perdue {l}").format(
+                                t=target.name, d=defense, m=signed(margin), l=lost
+                            ),
+                            str(lost),
+                            R_EFFETS,
+                            G_ACT,
+                            {"activity": p.index, "target": t, "defense": defense, "margin": margin, "lost": lost},
+                        )
+                    )
+                    numbers[f"activity_{p.index}_lost_{t}"] = lost
+                    if essence[t] == 0:
+                        ev.append(
+                            Event(
+                                "down",
+                                _("{t} n'a plus d'Essence : hors de combat").format(t=target.name),
+                                "0",
+                                R_EFFETS,
+                                G_ACT,
+                                {"fighter": t},
+                            )
+                        )
+                else:
+                    ev.append(
+                        Event(
+                            "miss",
+                            _("{t} (Défense {d}) n'est pas touché : marge {m}").format(
+                                t=target.name, d=defense, m=signed(margin)
+                            ),
+                            "",
+                            R_EFFETS,
+                            G_ACT,
+                            {"activity": p.index, "target": t, "defense": defense, "margin": margin},
+                        )
+                    )
+            if worst <= s.incident_threshold:
+                self_loss = max(0, (-worst) // 2 + f.damage - f.soak)
+                ev.append(
+                    Event(
+                        "incident",
+                        _(
+                            "{name} : très mauvais échec, incident (perte d'Essence s'il se blesse lui-même : {l})"
+                        ).format(name=f.name, l=self_loss),
+                        str(self_loss),
+                        R_RESOLUTION,
+                        G_ACT,
+                        {"activity": p.index, "self_loss": self_loss},
+                    )
+                )
+        if p.defense_after:
+            defense_mod[p.actor] += p.defense_after
+            defense_parts[p.actor].append((_("anticipation / activité supplémentaire"), p.defense_after))
+            ev.append(
+                Event(
+                    "defense",
+                    _("{name} : Défense {d} pour le reste de l'Action").format(name=f.name, d=signed(p.defense_after)),
+                    str(f.defense + defense_mod[p.actor]),
+                    R_ANTICIPATION if p.anticipation else R_SUPPLEMENTAIRE,
+                    G_ACT,
+                    {"fighter": p.actor, "defense": f.defense + defense_mod[p.actor], "rank": rank},
+                )
+            )
+        act_penalty[p.actor] -= p.anticipation
+        numbers[f"defense_{p.actor}_after_activity_{p.index}"] = f.defense + defense_mod[p.actor]
+
+    # impersonal events at rank 0
+    for k, imp in enumerate(s.impersonal):
+        if not imp.label and imp.target is None:
+            continue  # an empty form row
+        shown_loss = ""
+        if imp.target is not None and imp.essence_loss:
+            essence[imp.target] = max(0, essence[imp.target] - imp.essence_loss)
+            shown_loss = str(imp.essence_loss)
+        who = f" ({names[imp.target]})" if imp.target is not None else ""
+        ev.append(
+            Event(
+                "impersonal",
+                _("Rang 0 : {label}{who}").format(label=imp.label, who=who),
+                shown_loss,
+                R_IMPERSONNELS,
+                G_ACT,
+                {"event": k},
+            )
+        )
+
+    # countdown table for the game master
+    ev.extend(_countdown(s, initiatives, planned, top, by_rank, snapshots))
+    for i, f in enumerate(s.fighters):
+        numbers[f"defense_{i}"] = f.defense + defense_mod[i]
+        numbers[f"essence_{i}"] = essence[i]
+        numbers[f"next_malus_{i}"] = next_malus[i]
+        label = _("{name} : malus de l'Action suivante (Initiative, activités, Défense)").format(name=f.name)
+        ev.append(
+            Event(
+                "next",
+                label,
+                signed(next_malus[i]) if next_malus[i] else "0",
+                R_SUPPLEMENTAIRE,
+                G_NEXT,
+                {"fighter": i, "malus": next_malus[i]},
+            )
+        )
+    numbers["order"] = ",".join(str(i) for i in order_seen)
+    return Result("resolved", _("Action résolue"), numbers, tuple(ev), dice, "neutral")
+
+
+def _countdown(
+    s: ActionScenario,
+    initiatives: list[int],
+    planned: list[Planned],
+    top: int,
+    by_rank: dict[int, list[str]],
+    snapshots: dict[int, tuple[dict[str, int], dict[str, int]]],
+) -> list[Event]:
+    """At each rank: who may act, what happens, every combatant's Défense and activity malus."""
+    out: list[Event] = []
+    n = len(s.fighters)
+    ranks = sorted(snapshots, reverse=True) if len(snapshots) <= 60 else sorted(by_rank, reverse=True)
+    for r in ranks:
+        may = [
+            s.fighters[i].name
+            for i in range(n)
+            if initiatives[i] > 0
+            and r <= top
+            and (initiatives[i] >= r or any(p.actor == i and not p.refused and p.rank == r for p in planned))
+            and any(p.actor == i and not p.refused and p.rank <= r for p in planned)
+        ]
+        defenses, maluses = snapshots.get(r, ({}, {}))
+        happening = by_rank.get(r, [])
+        label = _("Rang {r}").format(r=r) + (" : " + " ; ".join(happening) if happening else "")
+        state = ", ".join(
+            _("{name} {d}").format(name=name, d=d) + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
+            for name, d in defenses.items()
+        )
+        if state:
+            label += " — " + _("Défense (malus d'activité) : {state}").format(state=state)
+        out.append(
+            Event(
+                "rank",
+                label,
+                ", ".join(may),
+                R_DECOMPTE,
+                G_DECOMPTE,
+                {"rank": r, "may_act": may, "defense": defenses, "malus": maluses},
+            )
+        )
+    return out
+
+
+# --- the next Action -----------------------------------------------------------------------------------
+
+
+def next_action(s: ActionScenario, result: Result) -> ActionScenario:
+    """The next Action: the same combatants with their Essence and the carried malus, no surprise,
+    Initiatives to roll again, the same declarations as a starting point."""
+    n = result.numbers
+    fighters = tuple(
+        replace(
+            f,
+            essence=int(n.get(f"essence_{i}") or 0),
+            carried_malus=int(n.get(f"next_malus_{i}") or 0),
+            surprised=False,
+            ambush_margin=0,
+            initiative=None,
+        )
+        for i, f in enumerate(s.fighters)
+    )
+    activities = tuple(replace(a, rank=None, change=Change(), term=None) for a in s.activities)
+    return replace(s, fighters=fighters, activities=activities)
+
+
+# --- odds -------------------------------------------------------------------------------------------------
+
+
+def _initiative_distribution(s: ActionScenario, f: Fighter) -> Distribution[tuple[int, int]]:
+    """(Initiative, dice term) of a combatant: fixed when typed."""
+    base = sum(v for _l, v, _r in initiative_base(f))
+    if f.initiative is not None:
+        return Distribution.certain((f.initiative, f.initiative - base))
+    from rulesets.feerie.odds import term_distribution
+
+    return term_distribution(s.roll).map(lambda t: (base + t, t))
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """A combatant's priority keys with integer weights, sorted, for fast "strictly below" counts."""
+
+    keys: list[tuple[int, ...]]
+    cumulative: list[int]  # cumulative[k] = weight of keys[:k]
+    idle: int  # weight of an Initiative ≤ 0 (never ahead of anyone)
+    total: int
+
+    def below(self, key: tuple[int, ...]) -> int:
+        return self.idle + self.cumulative[bisect_left(self.keys, key)]
+
+
+def _ranked(dist: Distribution[tuple[int, int]], g: Fighter) -> tuple[_Ranked, list[tuple[tuple[int, ...], int]]]:
+    denominator = 1
+    for _o, p in dist:
+        denominator = denominator * p.denominator // gcd(denominator, p.denominator)
+    weighted: list[tuple[tuple[int, ...], int]] = [
+        ((init, *priority(g, init, term)), int(p * denominator)) for (init, term), p in dist
+    ]
+    acting = sorted((k, w) for k, w in weighted if k[0] > 0)
+    cumulative = [0]
+    for _k, w in acting:
+        cumulative.append(cumulative[-1] + w)
+    idle = sum(w for k, w in weighted if k[0] <= 0)
+    return _Ranked([k for k, _w in acting], cumulative, idle, denominator), acting
+
+
+def odds(s: ActionScenario) -> Odds:
+    """Exact chance of each combatant to act first (highest rank, then the priority rules)."""
+    dists = [_initiative_distribution(s, f) for f in s.fighters]
+    ranked = [_ranked(d, f) for d, f in zip(dists, s.fighters, strict=True)]
+    outcomes: list[tuple[str, str, Fraction]] = []
+    charts: list[Chart] = []
+    for i, f in enumerate(s.fighters):
+        numerator = 0
+        for key, weight in ranked[i][1]:
+            product = weight
+            for j, (other, _acting) in enumerate(ranked):
+                if j != i:
+                    product *= other.below(key)
+                    if not product:
+                        break
+            numerator += product
+        denominator = 1
+        for other, _acting in ranked:
+            denominator *= other.total
+        p_first = Fraction(numerator, denominator)
+        outcomes.append((f"first_{i}", _("{name} agit en premier").format(name=f.name), p_first))
+        if i >= 6:
+            continue
+        inits = dists[i].map(lambda o: o[0])
+        charts.append(
+            Chart(
+                f"initiative_{i}",
+                _("Initiative de {name}").format(name=f.name),
+                tuple((str(v), p) for v, p in inits.sorted_items()),
+                inits.mean(),
+                _("rang"),
+            )
+        )
+    nobody = Fraction(1)
+    for d in dists:
+        nobody *= d.probability(lambda o: o[0] <= 0)
+    outcomes.append(("nobody", _("Personne ne peut agir"), nobody))
+    # equal keys in full are simultaneous: their share is neither combatant's "first"
+    tie = 1 - sum((p for _c, _l, p in outcomes), Fraction(0))
+    outcomes.append(("simultaneous", _("Égalité parfaite au premier rang : actions simultanées"), tie))
+    expectations = tuple(
+        (
+            f"cannot_act_{i}",
+            _("{name} ne peut agir (Initiative ≤ 0)").format(name=f.name),
+            dists[i].probability(lambda o: o[0] <= 0),
+        )
+        for i, f in enumerate(s.fighters)
+    )
+    return Odds(tuple(outcomes), tuple(charts), expectations)

@@ -1,0 +1,87 @@
+"""Exact odds of one exchange: the dice term's distribution pushed through :func:`engine.settle`.
+
+The only random step of an exchange is the dice term (``plus`` dice minus ``minus`` dice), whose
+exact distribution is a convolution; every outcome is then a pure function of the term, so the
+odds are exact and cost one :func:`settle` per distinct term value (39 for 1d20 − 1d20).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from rulesets.core.i18n import _
+from rulesets.core.odds import Chart, Distribution, Odds
+from rulesets.feerie.engine import OUTCOMES, Settlement, derive, settle
+from rulesets.feerie.model import DiceTerm, Exchange
+
+
+def term_distribution(term: DiceTerm) -> Distribution[int]:
+    """Exact distribution of ``plus``d``sides`` − ``minus``d``sides`` (integer convolution)."""
+    counts: dict[int, int] = {0: 1}
+    faces = range(1, term.sides + 1)
+    for sign in [1] * term.plus + [-1] * term.minus:
+        nxt: dict[int, int] = defaultdict(int)
+        for value, n in counts.items():
+            for f in faces:
+                nxt[value + sign * f] += n
+        counts = nxt
+    return Distribution.of(counts)
+
+
+def settlements(s: Exchange) -> Distribution[Settlement]:
+    """Distribution of the full settlement of the exchange."""
+    dv = derive(s)
+    cache: dict[int, Settlement] = {}
+
+    def one(t: int) -> Settlement:
+        if t not in cache:
+            cache[t] = settle(s, dv, t)
+        return cache[t]
+
+    return term_distribution(s.roll).map(one)
+
+
+def odds(s: Exchange) -> Odds:
+    dist = settlements(s)
+    by_outcome: dict[str, Fraction] = defaultdict(Fraction)
+    lost: dict[int, Fraction] = defaultdict(Fraction)
+    for st, p in dist:
+        by_outcome[st.outcome] += p
+        lost[st.essence_lost] += p
+    if s.situation.target_inanimate:
+        codes = ["object_damaged", "object_unharmed", "incident"]
+        hit = by_outcome["object_damaged"] + by_outcome["object_unharmed"]
+    else:
+        codes = (
+            ["hit", "hit_no_loss", "blow", "miss", "incident"]
+            if s.active_blows
+            else ["hit", "hit_no_loss", "miss", "incident"]
+        )
+        hit = by_outcome["hit"] + by_outcome["hit_no_loss"] + by_outcome["blow"]
+    outcomes = tuple((c, OUTCOMES[c][0], by_outcome[c]) for c in codes)
+    mean = sum((Fraction(v) * p for v, p in lost.items()), Fraction(0))
+    title = _("Dommages infligés à l'objet") if s.situation.target_inanimate else _("Essence perdue par le défenseur")
+    bars = tuple((str(v), lost[v]) for v in sorted(lost))
+    margin: dict[int, Fraction] = defaultdict(Fraction)
+    for st, p in dist:
+        margin[st.margin] += p
+    charts = (
+        Chart("essence_lost", title, bars, mean, _("points d'Essence")),
+        Chart(
+            "margin",
+            _("Marge de l'attaque"),
+            tuple((str(v), margin[v]) for v in sorted(margin)),
+            dist.mean(lambda st: st.margin),
+            _("points"),
+        ),
+    )
+    expectations = (
+        ("hit", _("Probabilité de toucher"), hit),
+        ("essence_lost", _("Essence perdue en moyenne"), mean),
+        ("incident", _("Probabilité d'incident"), by_outcome["incident"]),
+    )
+    return Odds(outcomes, charts, expectations)
+
+
+__all__ = ["odds", "settlements", "term_distribution"]

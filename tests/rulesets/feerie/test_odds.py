@@ -1,0 +1,147 @@
+"""Exact odds against brute-force enumeration of the dice (small dice), and their speed."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from fractions import Fraction
+
+import pytest
+
+from rulesets.core.dice import fixed_roll, numeric_die
+from rulesets.core.odds import brute_force
+from rulesets.feerie.action import ActionScenario, Fighter
+from rulesets.feerie.action import odds as action_odds
+from rulesets.feerie.engine import dice_for, resolve
+from rulesets.feerie.examples import lutin, wichtln
+from rulesets.feerie.model import Blow, BlowKind, DiceTerm, Exchange, Situation, Tactic
+from rulesets.feerie.odds import odds, term_distribution
+
+SMALL = DiceTerm(plus=1, minus=1, sides=6)
+
+CASES = {
+    "contact": Exchange(attacker=wichtln(), defender=lutin(), roll=SMALL),
+    "close": Exchange(attacker=lutin(), defender=wichtln(), roll=DiceTerm(plus=2, minus=1, sides=4)),
+    "blow": Exchange(attacker=wichtln(), defender=lutin(), roll=SMALL, blows=(Blow(BlowKind.STUN, attack_malus=-4),)),
+    "object": Exchange(
+        attacker=lutin(),
+        defender=lutin(),
+        roll=DiceTerm(plus=1, minus=2, sides=4),
+        situation=Situation(target_inanimate=True, object_encaissement=4),
+    ),
+    "incident": Exchange(attacker=lutin(), defender=wichtln(), roll=SMALL, incident_threshold=-12),
+}
+
+
+def brute(s: Exchange) -> dict[str, dict[object, Fraction]]:
+    spec = dice_for(s)
+    dice = [slot.die for slot in spec.slots]
+    keys = spec.keys()
+
+    def one(faces: tuple[int, ...]) -> tuple[str, int]:
+        r = resolve(s, fixed_roll(dict(zip(keys, faces))))
+        return (r.outcome, int(r.numbers["essence_lost"] or 0))
+
+    dist = brute_force(dice, one)
+    outcome: dict[object, Fraction] = {}
+    lost: dict[object, Fraction] = {}
+    for (o, loss), p in dist:
+        outcome[o] = outcome.get(o, Fraction(0)) + p
+        lost[str(loss)] = lost.get(str(loss), Fraction(0)) + p
+    return {"outcome": outcome, "lost": lost}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_outcome_odds_equal_the_enumeration_of_every_face(name: str) -> None:
+    s = CASES[name]
+    expected = brute(s)
+    got = odds(s)
+    for code, _label, p in got.outcomes:
+        assert p == expected["outcome"].get(code, Fraction(0)), code
+    assert sum(p for _c, _l, p in got.outcomes) == 1
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_essence_lost_distribution_equals_the_enumeration(name: str) -> None:
+    s = CASES[name]
+    expected = brute(s)["lost"]
+    chart = odds(s).charts[0]
+    assert dict(chart.bars) == expected
+
+
+def test_the_dice_term_distribution_is_the_convolution_of_the_dice() -> None:
+    d6 = numeric_die("d6", 6)
+    expected = brute_force([d6, d6, d6], lambda f: f[0] + f[1] - f[2])
+    assert dict(term_distribution(DiceTerm(plus=2, minus=1, sides=6)).probabilities) == dict(expected.probabilities)
+
+
+def test_one_d20_minus_one_d20_is_symmetric_and_peaks_at_zero() -> None:
+    dist = term_distribution(DiceTerm())
+    assert dist[0] == Fraction(20, 400)
+    assert dist[19] == dist[-19] == Fraction(1, 400)
+
+
+def test_the_hit_probability_is_reported_as_an_expectation() -> None:
+    o = odds(Exchange(attacker=wichtln(), defender=lutin()))
+    hit = {c: v for c, _l, v in o.expectations}["hit"]
+    # Attaque 23 vs Défense 16: hit when d20 − d20 ≥ −7
+    assert hit == term_distribution(DiceTerm()).probability(lambda t: t >= -7)
+
+
+def best_time(fn: object, runs: int) -> float:
+    """The best of ``runs`` timings (robust to a busy machine)."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()  # type: ignore[operator]
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def test_default_odds_are_fast() -> None:
+    s = Exchange()
+    assert best_time(lambda: odds(s), 10) < 0.010
+
+
+def test_the_largest_sensible_odds_are_fast_enough() -> None:
+    s = dataclasses.replace(Exchange(), roll=DiceTerm(plus=3, minus=3, sides=20))
+    assert best_time(lambda: odds(s), 3) < 0.100
+
+
+def test_action_odds_of_acting_first_equal_the_enumeration() -> None:
+    d4 = DiceTerm(plus=1, minus=1, sides=4)
+    a = Fighter("A", vigilance=5, initiative_bonus=-3)
+    b = Fighter("B", vigilance=4, tactic=Tactic(0, 1, -1))
+    c = Fighter("C", vigilance=5, initiative=3)
+    s = ActionScenario(fighters=(a, b, c), roll=d4)
+    die = numeric_die("d4", 4)
+
+    def first(faces: tuple[int, ...]) -> str:
+        ia, ib = 2 + faces[0] - faces[1], 4 + faces[2] - faces[3]
+        keys = [
+            (ia, 5, 0, 0, faces[0] - faces[1], "A"),
+            (ib, 4, 0, 0, faces[2] - faces[3], "B"),
+            (3, 5, 0, 0, 3 - 5, "C"),
+        ]
+        keys = [k for k in keys if k[0] > 0]
+        if not keys:
+            return "nobody"
+        keys.sort(key=lambda k: k[:5], reverse=True)
+        if len(keys) > 1 and keys[0][:5] == keys[1][:5]:
+            return "tie"
+        return keys[0][5]
+
+    expected = brute_force([die] * 4, first)
+    got = {c: p for c, _l, p in action_odds(s).outcomes}
+    assert got["first_0"] == expected["A"]
+    assert got["first_1"] == expected["B"]
+    assert got["first_2"] == expected["C"]
+    assert got["nobody"] == expected["nobody"]
+
+
+def test_action_odds_sum_to_one_and_are_fast_for_twelve_fighters() -> None:
+    s = ActionScenario(fighters=tuple(Fighter(f"F{i}", vigilance=10 + i % 3, affinities=i % 2) for i in range(12)))
+    assert best_time(lambda: action_odds(s), 3) < 0.100
+    o = action_odds(s)
+    assert sum(p for _c, _l, p in o.outcomes) == 1
+    assert o.probability("simultaneous") > 0

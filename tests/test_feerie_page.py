@@ -1,0 +1,159 @@
+"""The Féerie pages: exchange (/feerie/) and Action sequence (/feerie-action/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from bestiary.feerie import models as m
+from rulesets.core.schema import flatten
+from rulesets.feerie import RULESET
+
+pytestmark = pytest.mark.django_db
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "feerie.json"
+
+
+@pytest.fixture(autouse=True)
+def plain_static(settings: Any) -> None:
+    """Pages render without a collected static manifest (as with ``PLAIN_STATIC=1``)."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def client_with_tables(client: Client) -> Client:
+    call_command("loaddata", str(FIXTURE), verbosity=0)
+    return client
+
+
+def _form(example_request: dict[str, object]) -> dict[str, str]:
+    data = {"_f": "1", "r": "1"}
+    for key, value in flatten(example_request["scenario"]).items():
+        if isinstance(value, bool):
+            if value:
+                data[key] = "on"
+        elif value is not None:
+            data[key] = str(value)
+    for key, value in dict(example_request["dice"]).items():  # type: ignore[call-overload]
+        data[f"dice.{key}"] = str(value)
+    return data
+
+
+def test_the_exchange_page_renders(client_with_tables: Client) -> None:
+    response = client_with_tables.get("/feerie/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Contes de Fées" in text
+    assert "Attaquant du bestiaire" in text
+    assert "Wichtln" in text
+
+
+def test_the_exchange_page_renders_as_an_htmx_partial(client_with_tables: Client) -> None:
+    full = client_with_tables.get("/feerie/")
+    partial = client_with_tables.get("/feerie/", headers={"HX-Request": "true"})
+    assert partial.status_code == 200
+    assert len(partial.content) < len(full.content)
+
+
+def test_a_permalink_reproduces_the_wichtln_example(client_with_tables: Client) -> None:
+    example = RULESET.examples()[0]
+    response = client_with_tables.get("/feerie/?" + urlencode(_form(dict(example.request))))
+    assert response.status_code == 200
+    resolution = response.context["resolution"]
+    assert resolution is not None
+    assert resolution.result.numbers["attack"] == 23
+    assert resolution.result.numbers["essence_lost"] == 7
+    again = client_with_tables.get(response.context["permalink"])
+    assert again.context["resolution"].result.numbers == resolution.result.numbers
+
+
+def test_a_post_redirects_to_its_permalink(client_with_tables: Client) -> None:
+    example = RULESET.examples()[0]
+    data = _form(dict(example.request))
+    del data["r"]
+    response = client_with_tables.post("/feerie/", data)
+    assert response.status_code == 303
+    assert "r=1" in response["Location"]
+
+
+def test_a_bad_value_comes_back_on_its_field_in_french(client_with_tables: Client) -> None:
+    example = RULESET.examples()[0]
+    data = _form(dict(example.request))
+    data["attacker.attributes.0.damage"] = "on"  # the hammer on attack and damage
+    response = client_with_tables.get("/feerie/?" + urlencode(data))
+    assert response.status_code == 422
+    errors = response.context["form"].errors["attacker.attributes.0.damage"]
+    assert "porte déjà sur le jet d'Attaque" in errors[0]
+    assert "porte déjà sur le jet d&#x27;Attaque" in response.content.decode()
+
+
+def test_loading_a_bestiary_creature_fills_the_attacker(client_with_tables: Client) -> None:
+    w = m.Creature.objects.get(name="Wichtln")
+    response = client_with_tables.get(
+        "/feerie/", {"_f": "1", "_load": "preset.attacker", "preset.attacker": f"{w.pk}.m"}
+    )
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.raw("attacker.name") == "Wichtln"
+    assert form.raw("attacker.habilete") == "20"
+    assert form.raw("attacker.attributes.0.name") == "marteau"
+
+
+def test_loading_a_special_blow_fills_its_row(client_with_tables: Client) -> None:
+    response = client_with_tables.get("/feerie/", {"_f": "1", "_load": "preset.blow.0", "preset.blow.0": "desarmer"})
+    form = response.context["form"]
+    assert form.raw("blows.0.kind") == "desarmer"
+    assert form.raw("blows.0.attack_malus") == "-8"
+
+
+def test_the_odds_panel_shows_the_chance_to_hit(client_with_tables: Client) -> None:
+    response = client_with_tables.get("/feerie/")
+    odds = response.context["odds"]
+    assert odds is not None
+    assert {c for c, _l, _p in odds.outcomes} >= {"hit", "miss"}
+
+
+def test_every_example_resolves_through_the_api(client_with_tables: Client) -> None:
+    for example in RULESET.examples():
+        response = client_with_tables.post(
+            "/api/rulesets/feerie/resolve",
+            json.dumps(example.request),
+            content_type="application/json",
+        )
+        assert response.status_code == 200, example.key
+        body = response.json()
+        for key, value in example.expected.items():
+            got = body["outcome"] if key == "outcome" else body["numbers"][key]
+            assert got == value, (example.key, key)
+
+
+def test_the_api_refuses_bad_input_with_french_messages(client_with_tables: Client) -> None:
+    response = client_with_tables.post(
+        "/api/rulesets/feerie/resolve",
+        json.dumps({"scenario": {"situation": {"aim_ranks": 9}}}),
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"]["scenario.situation.aim_ranks"].startswith(
+        "Rangs de visée : doit être entre 0 et 8"
+    )
+
+
+def test_the_api_gives_exact_odds_and_the_schema(client_with_tables: Client) -> None:
+    response = client_with_tables.post(
+        "/api/rulesets/feerie/odds", json.dumps({"scenario": {}}), content_type="application/json"
+    )
+    assert response.status_code == 200
+    outcomes = {o["code"]: o["probability"]["fraction"] for o in response.json()["outcomes"]}
+    assert "hit" in outcomes
+    schema = client_with_tables.get("/api/rulesets/feerie/schema").json()
+    assert "attacker" in json.dumps(schema)

@@ -1,0 +1,142 @@
+"""Nephilim fixtures: every seed table row is in the database and becomes scenario data that resolves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bestiary.nephilim.models import Ammunition, Approach, Creature, DefenceType, Effect, Protection, Weapon
+from rulesets.core.registry import get
+from rulesets.core.request import resolve
+from rulesets.core.schema import parse
+from rulesets.nephilim import model as m
+from tests.nephilim_fixtures import nephilim_data  # noqa: F401  (fixture)
+from tests.rulesets.nephilim import seed_tables as t
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nephilim_data")]
+
+
+def test_every_table_of_the_seed_has_all_its_rows() -> None:
+    assert Approach.objects.count() == len(t.MELEE_APPROACHES) + len(t.RANGED_APPROACHES)
+    assert Weapon.objects.count() == len(t.MELEE_WEAPONS) + len(t.RANGED_WEAPONS) + len(t.THROWN_WEAPONS)
+    assert Ammunition.objects.count() == len(t.AMMUNITIONS)
+    assert Protection.objects.count() == len(t.PROTECTIONS)
+    assert DefenceType.objects.count() == len(t.DEFENCES)
+    assert Effect.objects.filter(side="attaquant").count() == len(t.ATTACKER_EFFECTS)
+    assert Effect.objects.filter(side="defenseur").count() == len(t.DEFENDER_EFFECTS)
+
+
+def _same(cls: type, fixture_row: dict[str, Any], seed_row: dict[str, Any]) -> None:
+    seed = {k: v for k, v in seed_row.items() if k != "slot"}
+    assert parse(cls, fixture_row) == parse(cls, seed)
+
+
+@pytest.mark.parametrize("row", t.MELEE_APPROACHES + t.RANGED_APPROACHES, ids=lambda r: r["name"])
+def test_each_approach_fixture_matches_the_seed(row: dict[str, Any]) -> None:
+    _same(m.Approach, Approach.objects.get(name=row["name"]).as_scenario(), row)
+
+
+@pytest.mark.parametrize("row", t.MELEE_WEAPONS + t.RANGED_WEAPONS + t.THROWN_WEAPONS, ids=lambda r: r["name"])
+def test_each_weapon_fixture_matches_the_seed(row: dict[str, Any]) -> None:
+    _same(m.Weapon, Weapon.objects.get(name=row["name"]).as_scenario(), row)
+
+
+@pytest.mark.parametrize("row", t.AMMUNITIONS, ids=lambda r: r["name"])
+def test_each_ammunition_fixture_matches_the_seed(row: dict[str, Any]) -> None:
+    _same(m.Ammunition, Ammunition.objects.get(name=row["name"]).as_scenario(), row)
+
+
+@pytest.mark.parametrize("row", t.PROTECTIONS, ids=lambda r: r["name"])
+def test_each_protection_fixture_matches_the_seed(row: dict[str, Any]) -> None:
+    _same(m.Protection, Protection.objects.get(name=row["name"]).as_scenario(), row)
+
+
+@pytest.mark.parametrize("row", t.DEFENCES, ids=lambda r: f"{r['name']}-{r['context']}")
+def test_each_defence_fixture_matches_the_seed(row: dict[str, Any]) -> None:
+    _same(m.DefenceType, DefenceType.objects.get(name=row["name"], context=row["context"]).as_scenario(), row)
+
+
+@pytest.mark.parametrize(
+    ("side", "row"),
+    [("attaquant", r) for r in t.ATTACKER_EFFECTS] + [("defenseur", r) for r in t.DEFENDER_EFFECTS],
+    ids=lambda v: v if isinstance(v, str) else v["name"],
+)
+def test_each_effect_fixture_matches_the_seed(side: str, row: dict[str, Any]) -> None:
+    _same(m.Effect, Effect.objects.get(name=row["name"], side=side).as_scenario(), row)
+
+
+def test_at_least_twelve_creatures_of_every_kind() -> None:
+    assert Creature.objects.count() >= 12
+    assert set(Creature.objects.values_list("category", flat=True)) == {c.value for c in Creature.Category}
+
+
+def _unflat(flat: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in flat.items():
+        node = out
+        *parents, leaf = key.split(".")
+        for p in parents:
+            node = node.setdefault(p, {})
+        node[leaf] = value
+    return out
+
+
+@pytest.mark.parametrize("pk", range(1, 17))
+def test_each_creature_attacks_and_defends_through_the_engine(pk: int) -> None:
+    creature = Creature.objects.get(pk=pk)
+    mode = creature.weapon.category
+    approach = Approach.objects.filter(kind={"melee": "standard", "tir": "tir", "lancer": "lancer"}[mode]).first()
+    assert approach is not None
+    defence = DefenceType.objects.get(context=mode, style="encaisser")
+    attacker = _unflat(creature.as_attacker())
+    attacker["approach"] = approach.as_scenario()
+    if attacker["approach_value"] and attacker["kind"] == "nephilim":
+        attacker["approach_value"] = 0  # a standard approach allows no element
+        attacker["approach_element"] = "aucun"
+    target = _unflat(Creature.objects.exclude(pk=pk).first().as_defender())  # type: ignore[union-attr]
+    target["defence"] = defence.as_scenario()
+    target["approach_value"] = 0
+    payload = {"scenario": {"mode": mode, "attacker": attacker, "defenders": [target]}, "seed": pk}
+    assert resolve(get("nephilim"), payload).result.numbers["strikes"] == 1
+    defender = _unflat(creature.as_defender())
+    defender["defence"] = DefenceType.objects.get(context="melee", name="Standard").as_scenario()
+    if defender["approach_value"]:
+        defender["approach_value"] = 0
+    payload = {"scenario": {"defenders": [defender]}, "seed": pk}
+    assert resolve(get("nephilim"), payload).result.numbers["strikes"] == 1
+
+
+@pytest.mark.parametrize(
+    "model", ["approach", "weapon", "ammunition", "protection", "defencetype", "effect", "creature"]
+)
+def test_each_admin_list_searches_and_filters(admin_client: Any, model: str) -> None:
+    listing = admin_client.get(f"/admin/nephilim/{model}/")
+    assert listing.status_code == 200
+    assert admin_client.get(f"/admin/nephilim/{model}/?q=e").status_code == 200
+    first = (
+        {
+            "approach": Approach,
+            "weapon": Weapon,
+            "ammunition": Ammunition,
+            "protection": Protection,
+            "defencetype": DefenceType,
+            "effect": Effect,
+            "creature": Creature,
+        }[model]
+        .objects.order_by("pk")
+        .first()
+    )
+    assert first is not None
+    assert admin_client.get(f"/admin/nephilim/{model}/{first.pk}/change/").status_code == 200
+
+
+def test_a_new_simple_spell_needs_no_code(admin_client: Any) -> None:
+    spell = Effect.objects.create(side="defenseur", kind="sort", name="Peau de pierre", protection_phys=2)
+    scenario = {
+        "defenders": [{"defence": {"name": "Encaisser", "style": "encaisser", "rolls": False}}],
+        "attacker": {"weapon": {"name": "Marteau", "degree": 3, "phys": 3}},
+        "defender_effects": [spell.as_scenario()],
+    }
+    result = resolve(get("nephilim"), {"scenario": scenario, "dice": {"attaque.1": 20}}).result
+    assert result.numbers["phys_taken"] == 1
