@@ -318,7 +318,7 @@ def test_the_cli_resolves_an_example_from_stdin(monkeypatch):
 def _next_links(body):
     return [
         html.unescape(u)
-        for u in re.findall(r'class="btn btn-sm btn-outline-primary mb-1 avt-next" href="([^"]+)"', body)
+        for u in re.findall(r'class="btn btn-sm btn-outline-primary me-2 mb-1 avt-next" href="([^"]+)"', body)
     ]
 
 
@@ -345,10 +345,12 @@ def test_the_encounter_goes_on_with_pv_stamina_and_engagement_carried_over(clien
     assert "Orc avance, « Hache » au poing, face à Elwen, au contact." in answer
 
 
-def test_the_next_exchange_links_come_with_an_htmx_result(client):
+def test_the_next_exchange_links_stay_out_of_the_result_and_of_shared_exports(client):
     response = client.post(URL, ELWEN, **HTMX)
     assert response["HX-Retarget"] == "#result"
-    assert len(_next_links(response.content.decode())) == 2
+    assert _next_links(response.content.decode()) == []
+    page = client.get(client.post(URL, ELWEN)["Location"]).content.decode()
+    assert "Elwen (8 PV) continue contre Orc (3 PV)" in html.unescape(page)
 
 
 def test_no_next_exchange_after_a_kill(client):
@@ -379,3 +381,17 @@ def test_the_success_test_odds_draw_the_lightning(client):
     body = text(client.get(URL, {"_f": "1", "action": "test_de_reussite"}))
     assert "Éclairs du test de réussite" in body
     assert "Deux éclairs 16,7 %" in body
+
+
+def test_a_shared_result_exports_clean_wikitext_and_markdown(client):
+    link = client.post(URL, ELWEN)["Location"]
+    response = client.post("/r/", {"ruleset": "aventuriers", "q": urlparse(link).query})
+    assert response.status_code in (302, 303)
+    shared_url = response["Location"]
+    assert client.get(shared_url).status_code == 200
+    wiki = client.get(f"{shared_url}/wiki.txt").content.decode()
+    markdown = client.get(f"{shared_url}/markdown.md").content.decode()
+    for export in (wiki, markdown):
+        assert "Orc" in export
+        assert "<a " not in export
+    assert "PV restants — Orc" in wiki

@@ -3,7 +3,6 @@
 from typing import Any
 
 from django.urls import reverse
-from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
 from bestiary.aventuriers import selectors
@@ -163,15 +162,6 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         rows.append(("defender_px_gained", _("PX gagnés — {name}").format(name=d.name), str(n["defender_px_gained"])))
     rows.append(("back_attack", _("Attaque de dos"), _yes(n.get("back_attack"))))
     rows.append(("engaged_after", _("Engagés ensemble ensuite"), _yes(n.get("engaged_after"))))
-    links = next_exchanges(resolution)
-    if links:
-        # the value is already-escaped HTML: the final panel shows it as is
-        value = format_html_join(
-            " ",
-            '<a class="btn btn-sm btn-outline-primary mb-1 avt-next" href="{}">{}</a>',
-            ((u, label) for label, u in links),
-        )
-        rows.append(("next_exchange", _("Échange suivant (PV, stamina et engagement conservés)"), value))
     return rows
 
 
@@ -237,12 +227,10 @@ def next_exchanges(resolution: Resolution | None) -> list[tuple[str, str]]:
     if n.get("allowed") is False or n.get("defender_killed") or n.get("attacker_killed"):
         return []
     s = resolution.scenario
+    names = {"a": s.attacker.name, "d": s.defender.name, "pa": n["attacker_pv_after"], "pd": n["defender_pv_after"]}
     return [
-        (
-            _("{a} continue contre {d}").format(a=s.attacker.name, d=s.defender.name),
-            next_exchange(resolution, swap=False),
-        ),
-        (_("{d} répond à {a}").format(a=s.attacker.name, d=s.defender.name), next_exchange(resolution, swap=True)),
+        (_("{a} ({pa} PV) continue contre {d} ({pd} PV)").format(**names), next_exchange(resolution, swap=False)),
+        (_("{d} ({pd} PV) répond à {a} ({pa} PV)").format(**names), next_exchange(resolution, swap=True)),
     ]
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from bestiary.aventuriers import selectors, web
 from rulesets.aventuriers.model import DEFAULT_DICE, Facing, Scenario
 from rulesets.aventuriers.zones import grid, report
+from rulesets.core.request import Resolution
 
 register = template.Library()
 
@@ -156,4 +157,26 @@ def die_table() -> SafeString:
         '<table class="table table-sm avt-dice"><caption>{}</caption><tbody>{}</tbody></table>',
         _("Dés de combat de la table (modifiables dans l'administration)"),
         body,
+    )
+
+
+@register.simple_tag
+def next_exchanges(resolution: Resolution | None) -> SafeString:
+    """The encounter goes on: PV, stamina and engagement carried to the next exchange.
+
+    Shown with a page rendered with its result (permalink, no-JavaScript flow); the labels name
+    the PV they carry, so a box left from an earlier result cannot be mistaken for the new one.
+    """
+    links = web.next_exchanges(resolution)
+    if not links:
+        return SafeString("")
+    items = format_html_join(
+        "",
+        '<a class="btn btn-sm btn-outline-primary me-2 mb-1 avt-next" href="{}">{}</a>',
+        ((url, label) for label, url in links),
+    )
+    return format_html(
+        '<div class="avt-next-box alert alert-light"><p class="mb-1">{}</p>{}</div>',
+        _("Échange suivant (PV, stamina et engagement conservés, nouveaux dés) :"),
+        items,
     )
