@@ -1,0 +1,182 @@
+"""Template helpers of the Aventuriers page: dice rows, the facing grid, the table's dice."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from bestiary.aventuriers import selectors, web
+from rulesets.aventuriers.model import DEFAULT_DICE, Facing, Scenario
+from rulesets.aventuriers.zones import grid, report
+from rulesets.core.request import Resolution
+
+register = template.Library()
+
+ARROWS = {Facing.NORTH: "↑", Facing.EAST: "→", Facing.SOUTH: "↓", Facing.WEST: "←"}
+CELL_TITLES = {
+    "z": _("zone d'attaque de l'attaquant"),
+    "d": _("zone de dos de la cible"),
+    ".": "",
+}
+
+
+@register.filter
+def row_count(rows: dict[str, int] | None, path: str) -> int:
+    """Rows of the list at ``path`` (``{{ rows|row_count:"attacker.defence"|times }}``)."""
+    return int((rows or {}).get(path, 1))
+
+
+def _verdict(ok: bool, yes: str, no: str, reasons: tuple[str, ...] = ()) -> SafeString:
+    text = yes if ok else no + (" : " + ", ".join(reasons) if reasons else "")
+    return format_html('<li class="{}">{}</li>', "ok" if ok else "no", text)
+
+
+def _facing_buttons(group: str, label: str, current: Facing) -> SafeString:
+    buttons = format_html_join(
+        "",
+        '<input type="hidden" name="preset.{0}.{1}" value="{1}">'
+        '<button type="submit" class="btn btn-sm {2}" name="_load" value="preset.{0}.{1}" formnovalidate '
+        'title="{3}">{4}</button>',
+        (
+            (
+                group,
+                f.value,
+                "btn-secondary" if f is current else "btn-outline-secondary",
+                f.label,
+                ARROWS[f],
+            )
+            for f in Facing
+        ),
+    )
+    return format_html("{} {}", label, buttons)
+
+
+@register.simple_tag
+def board_grid(scenario: Scenario | None) -> SafeString:
+    """The helper grid around the target, with the verdicts of the zones."""
+    if scenario is None:
+        return SafeString("")
+    board = scenario.board
+    diagonals = scenario.attacker.weapon.diagonals
+    z = report(board, scenario.rules.zone_shape, diagonals)
+    radius = max(2, min(4, z.distance))
+    rows = grid(board, scenario.rules.zone_shape, diagonals, radius)
+    cells: list[SafeString] = []
+    for y, row in zip(range(-radius, radius + 1), rows, strict=True):
+        tds: list[SafeString] = []
+        for x, code in zip(range(-radius, radius + 1), row, strict=True):
+            if code == "T":
+                tds.append(
+                    format_html(
+                        '<td class="cell-T" title="{}">{}<span class="arrow">{}</span></td>',
+                        _("la cible"),
+                        _("C"),
+                        ARROWS[board.target_facing],
+                    )
+                )
+            elif code == "A":
+                tds.append(
+                    format_html(
+                        '<td class="cell-A" title="{}">{}<span class="arrow">{}</span></td>',
+                        _("l'attaquant"),
+                        _("A"),
+                        ARROWS[board.attacker_facing],
+                    )
+                )
+            else:
+                key = web.position_key(x, y)
+                tds.append(
+                    format_html(
+                        '<td class="cell-{code}"><input type="hidden" name="preset.pos.{key}" value="{key}">'
+                        '<button type="submit" name="_load" value="preset.pos.{key}" formnovalidate '
+                        'title="{title}" aria-label="{title}"></button></td>',
+                        code=code,
+                        key=key,
+                        title=" — ".join(t for t in (_("placer l'attaquant ici"), CELL_TITLES.get(code, "")) if t),
+                    )
+                )
+        cells.append(format_html("<tr>{}</tr>", SafeString("".join(tds))))
+    turns = format_html(
+        '<p class="avt-turns small mb-1">{}</p><p class="avt-turns small mb-1">{}</p>',
+        _facing_buttons("afacing", _("Tourner l'attaquant :"), board.attacker_facing),
+        _facing_buttons("tfacing", _("Tourner la cible :"), board.target_facing),
+    )
+    far = "" if z.distance <= radius else _("(l'attaquant est à {n} cases, hors du dessin)").format(n=z.distance)
+    verdicts = SafeString(
+        "".join(
+            [
+                _verdict(z.melee_possible, _("Attaque de mêlée possible"), _("Pas de mêlée"), z.melee_reasons),
+                _verdict(z.ranged_allowed, _("Attaque à distance permise"), _("Pas de tir"), z.ranged_reasons),
+                _verdict(not z.back_attack, _("Attaque de face"), _("Attaque de dos")),
+                _verdict(not z.engaged, _("Attaquant non engagé"), _("Attaquant engagé")),
+            ]
+        )
+    )
+    return format_html(
+        '<figure class="avt-board"><table class="avt-grid" aria-label="{label}"><tbody>{cells}</tbody></table>'
+        '<figcaption>{turns}<p class="small mb-1">{legend} {far}</p><ul class="avt-verdicts">{verdicts}</ul></figcaption></figure>',
+        label=_("Grille : la cible au centre"),
+        cells=SafeString("".join(cells)),
+        legend=_(
+            "C : la cible, A : l'attaquant (flèche : orientation). Jaune : zone d'attaque de l'attaquant ; gris : zone de dos de la cible."
+        ),
+        far=far,
+        turns=turns,
+        verdicts=verdicts,
+    )
+
+
+def _faces_text(faces: list[tuple[int, int, int]]) -> str:
+    return " · ".join(f"{i} {('💥' * d + '🛡' * s + '⚡' * lt) or '—'}" for i, (d, s, lt) in enumerate(faces, start=1))
+
+
+@register.simple_tag
+def die_table() -> SafeString:
+    """The table's combat dice and their faces, flagged when not yet checked against real dice."""
+    rows: list[tuple[str, str, str, bool]] = []
+    dice = selectors.die_type_list()
+    if dice:
+        for die in dice:
+            faces = [(f.damage, f.shield, f.lightning) for f in die.faces.all()]
+            rows.append((die.name, die.key, _faces_text(faces), die.verified))
+    else:
+        for default in DEFAULT_DICE:
+            faces = [(f.damage, f.shield, f.lightning) for f in default.faces]
+            rows.append((default.name, default.key, _faces_text(faces), False))
+    body = format_html_join(
+        "",
+        '<tr><th scope="row">{}</th><td><code>{}</code></td><td>{}</td><td>{}</td></tr>',
+        (
+            (name, key, faces, "" if verified else _("faces par défaut — à vérifier sur vos dés"))
+            for name, key, faces, verified in rows
+        ),
+    )
+    return format_html(
+        '<table class="table table-sm avt-dice"><caption>{}</caption><tbody>{}</tbody></table>',
+        _("Dés de combat de la table (modifiables dans l'administration)"),
+        body,
+    )
+
+
+@register.simple_tag
+def next_exchanges(resolution: Resolution | None) -> SafeString:
+    """The encounter goes on: PV, stamina and engagement carried to the next exchange.
+
+    Shown with a page rendered with its result (permalink, no-JavaScript flow); the labels name
+    the PV they carry, so a box left from an earlier result cannot be mistaken for the new one.
+    """
+    links = web.next_exchanges(resolution)
+    if not links:
+        return SafeString("")
+    items = format_html_join(
+        "",
+        '<a class="btn btn-sm btn-outline-primary me-2 mb-1 avt-next" href="{}">{}</a>',
+        ((url, label) for label, url in links),
+    )
+    return format_html(
+        '<div class="avt-next-box alert alert-light"><p class="mb-1">{}</p>{}</div>',
+        _("Échange suivant (PV, stamina et engagement conservés, nouveaux dés) :"),
+        items,
+    )
