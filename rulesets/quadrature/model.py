@@ -437,6 +437,8 @@ class Scenario:
                     )
                 elif card.fatigue_cost and card.fatigue_cost - adv.endurance_tokens >= adv.fatigue_boxes - adv.fatigue_ticked:
                     errors["card"] = _("Payer {cost} 💧 remplirait la piste de fatigue : action impossible.").format(cost=card.fatigue_cost)
+        if self.pc.source is PcSource.ROLLED and self.pc.skill_upgrades > self.pc.skill:
+            errors["pc.skill_upgrades"] = _("Seuls les dés de compétence s'améliorent : {n} au plus.").format(n=self.pc.skill)
         if self.mode is Mode.PC_ATTACK and self.target_part > len(adv.parts):
             errors["target_part"] = _("L'adversaire n'a que {n} partie(s) du corps.").format(n=len(adv.parts))
         if self.mode is Mode.PC_ATTACK and adv.kind is Kind.HORDE and self.target_part != 1:

@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from rulesets.core.dice import DiceRoll
 from rulesets.core.i18n import _
@@ -31,7 +32,6 @@ from rulesets.quadrature.engine import card_effect, read_adversary_roll, resolve
 from rulesets.quadrature.model import (
     Card,
     DiceFaces,
-    Effect,
     Kind,
     Mode,
     Pc,
@@ -74,12 +74,18 @@ def _keep_lowest(faces_list: Iterable[tuple[int, ...]]) -> tuple[Weights, int]:
 
 def adversary_roll(rungs: list[Rung], faces: DiceFaces, bonus: int = 0) -> dict[tuple[int, int], Fraction]:
     """Exact joint distribution of (total, number of star faces among the kept dice)."""
+    return dict(_adversary_roll(tuple(rungs), faces, bonus))
+
+
+@lru_cache(maxsize=256)
+def _adversary_roll(rungs: tuple[Rung, ...], faces: DiceFaces, bonus: int) -> tuple[tuple[tuple[int, int], Fraction], ...]:
     states, total = _keep_highest((faces.of(r) for r in rungs), KEEP)
-    out: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    weights: dict[tuple[int, int], int] = defaultdict(int)
     for kept, w in states.items():
         roll = read_adversary_roll(kept, faces.star_face, bonus)
-        out[(roll.total, roll.fives)] += Fraction(w, total)
-    return dict(out)
+        weights[(roll.total, roll.fives)] += w
+    out = {k: Fraction(w, total) for k, w in weights.items()}
+    return tuple(out.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,4 +261,4 @@ def power_table(faces: DiceFaces, levels: Iterable[tuple[str, int, int, int]]) -
     return [(name, dice_stats([Rung.DANGER] * d + [Rung.MENACE] * m + [Rung.NUISANCE] * n, faces)) for name, d, m, n in levels]
 
 
-__all__ = ["CardOdds", "DiceStats", "Effect", "adversary_roll", "card_odds", "dice_stats", "odds", "pc_distribution", "power_table"]
+__all__ = ["CardOdds", "DiceStats", "adversary_roll", "card_odds", "dice_stats", "odds", "pc_distribution", "power_table"]
