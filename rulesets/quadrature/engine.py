@@ -18,6 +18,7 @@ Every step is an :class:`Event` citing the seed; the sheet after the exchange is
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -445,6 +446,28 @@ def threat_numbers(adv: Adversary) -> dict[str, Number]:
     }
 
 
+class SheetData(Mapping[str, Any]):
+    """``{"sheet": …}`` built on first access: the odds replay the engine without paying for it."""
+
+    def __init__(self, sheet: Adversary) -> None:
+        self._sheet = sheet
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = {"sheet": to_data(self._sheet)}
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
 def sheet_event(w: Work) -> Event:
     sheet = w.sheet()
     return Event(
@@ -453,7 +476,7 @@ def sheet_event(w: Work) -> Event:
         value=sheet.name,
         rule=rule("La fiche d'adversaire"),
         group=G_SHEET,
-        data={"sheet": to_data(sheet)},
+        data=SheetData(sheet),
     )
 
 

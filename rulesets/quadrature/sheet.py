@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from rulesets.quadrature.model import (
     RUNGS,
@@ -192,6 +193,11 @@ class Threat:
 
 def threat(adv: Adversary, *, current: bool = False) -> Threat:
     """💀 of the printed sheet (``current=False``) or of what the creature still has."""
+    return _threat(adv, current)
+
+
+@lru_cache(maxsize=128)
+def _threat(adv: Adversary, current: bool) -> Threat:
     blocks = [b for p in adv.parts for b in p.blocks if b.intact or not current]
     cards = [c for c in adv.deck if c.attack and (not current or card_available(adv, c))]
     best = max(cards, key=lambda c: effect_lethality(c.success), default=None)
