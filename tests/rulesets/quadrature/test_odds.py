@@ -151,7 +151,7 @@ def test_adversary_attack_odds_match_enumeration_through_the_engine(scenario):
     success, star = _brute_attack(scenario)
     assert result.probability("success") == success
     assert result.probability("failure") == 1 - success
-    assert dict((c, v) for c, _l, v in result.expectations)["star"] == star
+    assert {c: v for c, _l, v in result.expectations}["star"] == star
 
 
 def test_every_available_card_gets_its_own_odds_against_the_garde():
@@ -160,7 +160,7 @@ def test_every_available_card_gets_its_own_odds_against_the_garde():
     assert [c for c in codes if c.startswith("card.")] == [f"card.{i}.{k}" for i in range(1, 5) for k in ("success", "star")]
     for i in (1, 3):
         brute, brute_star = _brute_attack(Scenario(adversary=PRUDENT, card=i, pc=Pc(score=12)))
-        values = dict((c, v) for c, _l, v in result.expectations)
+        values = {c: v for c, _l, v in result.expectations}
         assert values[f"card.{i}.success"] == brute
         assert values[f"card.{i}.star"] == brute_star
 
