@@ -37,7 +37,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY est obligatoire quand DEBUG est désactivé.")
-    SECRET_KEY = "dev-only-insecure-key-never-used-in-production-0123456789abcdef"  # noqa: S105
+    SECRET_KEY = "dev-only-insecure-key-never-used-in-production-0123456789abcdef"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")

@@ -164,18 +164,14 @@ class DiceError(ValueError):
 
 def pool(prefix: str, die: Die, count: int, label: str) -> tuple[DiceSlot, ...]:
     """``count`` slots ``prefix.1 … prefix.count`` of the same die, labelled "label n°i"."""
-    return tuple(
-        DiceSlot(key=f"{prefix}.{i}", die=die, label=f"{label} n°{i}") for i in range(1, count + 1)
-    )
+    return tuple(DiceSlot(key=f"{prefix}.{i}", die=die, label=f"{label} n°{i}") for i in range(1, count + 1))
 
 
 def new_seed(rng: random.Random | None = None) -> int:
     return (rng or random.SystemRandom()).randint(1, SEED_MAX)
 
 
-def roll_dice(
-    spec: DiceSpec, typed: Mapping[str, str] | None = None, seed: int | None = None
-) -> DiceRoll:
+def roll_dice(spec: DiceSpec, typed: Mapping[str, str] | None = None, seed: int | None = None) -> DiceRoll:
     """Fill every slot of ``spec``: the typed faces, then the blanks from ``Random(seed)``.
 
     Blank slots are rolled in slot order from one generator, so the same seed and the same typed

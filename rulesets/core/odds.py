@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product as cartesian
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 import icepool
 
@@ -25,7 +25,7 @@ U = TypeVar("U", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
-class Distribution(Generic[T]):
+class Distribution[T: Hashable]:
     """Outcomes and their exact probabilities (they sum to 1)."""
 
     probabilities: Mapping[T, Fraction]
@@ -74,8 +74,14 @@ class Distribution(Generic[T]):
         return sum((p for o, p in self.probabilities.items() if predicate(o)), Fraction(0))
 
     def mean(self, value: Callable[[T], int | Fraction] | None = None) -> Fraction:
-        get = value or (lambda o: o)  # type: ignore[assignment,return-value]
-        return sum((Fraction(get(o)) * p for o, p in self.probabilities.items()), Fraction(0))
+        """Expected value of ``value(outcome)`` (of the outcome itself when it is a number)."""
+        total = Fraction(0)
+        for outcome, p in self.probabilities.items():
+            number = value(outcome) if value is not None else outcome
+            if not isinstance(number, int | Fraction):
+                raise TypeError("mean() needs numeric outcomes or a value function")
+            total += Fraction(number) * p
+        return total
 
     def sorted_items(self) -> list[tuple[T, Fraction]]:
         return sorted(self.probabilities.items(), key=lambda item: item[0])  # type: ignore[arg-type,return-value]
@@ -84,7 +90,7 @@ class Distribution(Generic[T]):
         return sum(self.probabilities.values(), Fraction(0))
 
 
-def product(*dists: Distribution[T]) -> Distribution[tuple[T, ...]]:
+def product[T: Hashable](*dists: Distribution[T]) -> Distribution[tuple[T, ...]]:
     """Joint distribution of independent steps (tuples of outcomes)."""
     out: dict[tuple[T, ...], Fraction] = defaultdict(Fraction)
     for combo in cartesian(*(d.probabilities.items() for d in dists)):
@@ -142,7 +148,7 @@ def keep_highest_sum(dice: Iterable[Die], keep: int) -> Distribution[int]:
     return _from_icepool(icepool.Pool([_to_icepool(d) for d in dice]).highest(keep).sum())
 
 
-def brute_force(dice: Iterable[Die], fn: Callable[[tuple[int, ...]], U]) -> Distribution[U]:
+def brute_force[U: Hashable](dice: Iterable[Die], fn: Callable[[tuple[int, ...]], U]) -> Distribution[U]:
     """Enumerate every face combination (for tests and tiny cases)."""
     counts: dict[U, int] = defaultdict(int)
     for faces in cartesian(*(d.faces for d in dice)):

@@ -107,7 +107,13 @@ def result_data(res: Resolution) -> dict[str, Any]:
         "scenario": to_data(res.scenario),
         "seed": res.dice.seed,
         "dice": [
-            {"key": s.key, "label": s.label, "die": s.die.name, "value": res.dice[s.key], "typed": res.dice.was_typed(s.key)}
+            {
+                "key": s.key,
+                "label": s.label,
+                "die": s.die.name,
+                "value": res.dice[s.key],
+                "typed": res.dice.was_typed(s.key),
+            }
             for s in res.spec.slots
         ],
         "outcome": r.outcome,

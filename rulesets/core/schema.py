@@ -165,7 +165,7 @@ def _parse_value(tp: Any, spec: Spec, raw: Any, path: str, errors: dict[str, str
         if value is None:
             errors[path] = _("{label} : nombre entier attendu.").format(label=label)
             return None
-        if spec.ge is not None and value < spec.ge or spec.le is not None and value > spec.le:
+        if (spec.ge is not None and value < spec.ge) or (spec.le is not None and value > spec.le):
             if spec.ge is not None and spec.le is not None:
                 msg = _("{label} : doit être entre {ge} et {le} (reçu {value}).")
             elif spec.ge is not None:
@@ -283,11 +283,11 @@ def json_schema(cls: type) -> dict[str, Any]:
     required: list[str] = []
     for f in fields_of(cls):
         schema = _type_schema(f.type, f.spec)
+        if f.optional:
+            schema = {"anyOf": [schema, {"type": "null"}], "title": f.spec.label}
         if f.default is not dataclasses.MISSING:
             schema["default"] = to_data(f.default)
-        elif f.optional:
-            schema = {"anyOf": [schema, {"type": "null"}], "title": f.spec.label}
-        else:
+        elif not f.optional:
             required.append(f.name)
         props[f.name] = schema
     out: dict[str, Any] = {

@@ -1,0 +1,53 @@
+# Estoc — two commands do everything: `make run` and `make test`.
+SHELL := /bin/bash
+PORT ?= 8000
+VENV := .venv
+PY := $(VENV)/bin/python
+# Python 3.12+ (pyenv's 3.12 where the default python is older)
+PYTHON ?= $(shell for p in python3.12 python3.13 $$HOME/.pyenv/versions/3.12*/bin/python $$HOME/.pyenv/versions/3.13*/bin/python; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null && { command -v $$p; break; }; done)
+DEV_ENV := DEBUG=1
+LINT_ENV := DEBUG=1 SECRET_KEY=lint-only
+
+.PHONY: install run test test-postgres e2e lint format bench clean
+
+$(VENV)/.installed: pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.12 ou plus récent introuvable (pyenv install 3.12)."; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	@touch $@
+
+install: $(VENV)/.installed
+
+run: install  ## install, migrate, load the bestiary, serve on http://127.0.0.1:$(PORT)
+	$(DEV_ENV) $(PY) manage.py migrate --noinput
+	$(DEV_ENV) $(PY) manage.py loadfixtures
+	$(DEV_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: install  ## the whole suite on SQLite
+	$(PY) -m pytest
+
+test-postgres: install  ## the same suite on PostgreSQL (DATABASE_URL, default: local server)
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(PY) -m pytest --create-db
+
+e2e: install  ## real-browser tests: Playwright driving Debian's Chromium
+	$(PY) -m pytest tests/e2e -p no:randomly
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(LINT_ENV) $(PY) -m mypy rulesets calculator bestiary
+	$(PY) -m djlint templates --lint
+	$(PY) -m djlint templates --check
+
+format: install
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+	$(PY) -m djlint templates --reformat
+
+bench: install  ## benchmarks (figures go in docs/performance.md)
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) staticfiles artifacts

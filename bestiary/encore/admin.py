@@ -1,0 +1,36 @@
+from django.contrib import admin
+
+from bestiary.encore.models import NPC, HealthTier, Protection, Settings, Weapon
+
+
+class HealthTierInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = HealthTier
+    extra = 0
+
+
+@admin.register(Settings)
+class SettingsAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "success_face", "speciality_dice", "healthy_tier"]
+    inlines = [HealthTierInline]
+
+
+@admin.register(Weapon)
+class WeaponAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "category", "damage", "area", "target_limit"]
+    list_filter = ["area", "category", "damage"]
+    search_fields = ["name", "category", "notes"]
+
+
+@admin.register(Protection)
+class ProtectionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "kind", "value"]
+    list_filter = ["kind", "value"]
+    search_fields = ["name"]
+
+
+@admin.register(NPC)
+class NPCAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "menace", "sante", "weapon", "protection", "boss"]
+    list_filter = ["menace", "boss", "weapon"]
+    search_fields = ["name", "notes", "weapon__name"]
+    list_select_related = ["weapon"]

@@ -1,0 +1,133 @@
+"""The enCORE page plug-in: template, settings from the database and bestiary presets."""
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from bestiary.encore import selectors
+from bestiary.encore.models import Protection
+from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from rulesets.core.i18n import de
+from rulesets.core.request import Resolution
+
+
+def presets() -> list[PresetGroup]:
+    npcs = [
+        Preset(
+            key=str(n.pk),
+            label=str(n),
+            values={
+                "name": n.name,
+                "menace": n.menace,
+                "sante": n.sante,
+                "weapon": n.weapon.damage,
+                "protection": n.protection,
+                "boss": n.boss,
+            },
+        )
+        for n in selectors.npc_list()
+    ]
+    weapons = [
+        Preset(
+            key=str(w.pk),
+            label=str(w),
+            values={"weapon": w.damage, "weapon_area": w.area, "weapon_limit": w.target_limit},
+        )
+        for w in selectors.weapon_list()
+    ]
+    armours = [
+        Preset(key=str(p.pk), label=str(p), values={"armour": p.value})
+        for p in selectors.protection_list(Protection.Kind.ARMOUR)
+    ]
+    covers = [
+        Preset(key=str(p.pk), label=str(p), values={"cover": p.value})
+        for p in selectors.protection_list(Protection.Kind.COVER)
+    ]
+    return [
+        PresetGroup(key="npc", prefix="npcs.{row}", label=_("PNJ du bestiaire"), presets=npcs),
+        PresetGroup(key="weapon", prefix="pc", label=_("Arme du bestiaire"), presets=weapons),
+        PresetGroup(key="armour", prefix="pc", label=_("Armure"), presets=armours),
+        PresetGroup(key="cover", prefix="pc", label=_("Couvert"), presets=covers),
+        PresetGroup(key="opp_weapon", prefix="opponent", label=_("Arme du bestiaire"), presets=weapons),
+        PresetGroup(key="opp_armour", prefix="opponent", label=_("Armure"), presets=armours),
+    ]
+
+
+def defaults() -> dict[str, Any]:
+    return selectors.settings_data()
+
+
+def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
+    """The breach panel's headline: damage dealt, the strike, the new Santé, tier and Stress."""
+    n = resolution.result.numbers
+    s = resolution.scenario
+    rows: list[tuple[str, str, str]] = [("outcome", _("Résultat"), resolution.result.outcome_label)]
+    if "damage_dealt" in n:
+        rows.append(("damage_dealt", _("Dégâts infligés"), str(n["damage_dealt"])))
+    if "npc_sante_after" in n:
+        rows.append(
+            (
+                "npc_sante_after",
+                _("Santé {de_name}").format(name=s.npcs[0].name, de_name=de(s.npcs[0].name)),
+                str(n["npc_sante_after"]),
+            )
+        )
+    if "targets_hit" in n:
+        rows.append(("targets_hit", _("Cibles touchées"), str(n["targets_hit"])))
+    if n.get("breach"):
+        rows.append(("breach", _("Brèche"), _("ouverte")))
+    if "strike_damage" in n:
+        rows.append(("strike_damage", _("Dégâts de la frappe"), str(n["strike_damage"])))
+    for key, label in (
+        ("pc", s.pc.label),
+        ("ally", s.strike.interposer_name or _("Allié")),
+        ("opponent", s.opponent.label),
+    ):
+        if f"{key}_sante_after" in n:
+            rows.append(
+                (
+                    f"{key}_sante_after",
+                    _("Santé {de_name}").format(name=label, de_name=de(label)),
+                    _("{sante} — {tier}, Stress {stress}").format(
+                        sante=n[f"{key}_sante_after"], tier=n[f"{key}_tier_after"], stress=n[f"{key}_stress_after"]
+                    ),
+                )
+            )
+    if "npc_attacks_left" in n:
+        rows.append(("npc_attacks_left", _("Attaques restantes du PNJ ce tour"), str(n["npc_attacks_left"])))
+    return rows
+
+
+def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]:
+    """With the same dice: focus 1 to Menace attacks, or let an ally interpose."""
+    n = resolution.result.numbers
+    s = resolution.scenario
+    if not n.get("breach") or not s.strike.enabled:
+        return []
+    striker = s.npcs[s.strike.striker - 1]
+    out: list[tuple[str, dict[str, Any], bool]] = []
+    for attacks in range(1, striker.attacks_available + 1):
+        label = _("Concentrer {n} attaques").format(n=attacks) if attacks > 1 else _("Une attaque")
+        out.append((label, {"strike.attacks": attacks}, attacks == s.strike.attacks))
+    if not striker.boss:
+        out.append(
+            (
+                _("Un allié s'interpose") if not s.strike.interpose else _("Personne ne s'interpose"),
+                {"strike.interpose": not s.strike.interpose},
+                False,
+            )
+        )
+    return out
+
+
+PLUGIN = register(
+    WebPlugin(
+        slug="encore",
+        fields_template="calculator/encore_fields.html",
+        defaults=defaults,
+        presets=presets,
+        hidden=("rules.tiers", "rules.healthy_tier"),
+        summary=summary,
+        variations=variations,
+    )
+)

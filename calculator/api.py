@@ -1,0 +1,250 @@
+"""JSON API (django-ninja). One set of typed routes per registered rule system, so the OpenAPI
+document carries each ruleset's request schema, generated from its scenario dataclasses."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import NinjaAPI, Schema, Status
+
+from calculator import services
+from rulesets.core.registry import Ruleset, load_all
+from rulesets.core.request import odds_data, result_data
+from rulesets.core.schema import ScenarioError, json_schema
+
+ERROR_INVALID = "Requête invalide : voir les messages par champ."
+ERROR_UNKNOWN_RULESET = "Système de règles inconnu."
+
+api = NinjaAPI(
+    title="Estoc API",
+    version="1",
+    description="Résoudre une passe d'armes et calculer ses probabilités exactes, pour chaque système de règles.",
+    docs_url=None,
+    urls_namespace="api",
+)
+
+
+class RulesetOut(Schema):
+    slug: str
+    name: str
+    tagline: str
+    engine_version: str
+    links: dict[str, str]
+
+
+class ErrorOut(Schema):
+    message: str
+    errors: dict[str, str]
+
+
+class DieOut(Schema):
+    key: str
+    label: str
+    die: str
+    value: int
+    typed: bool
+
+
+class EventOut(Schema):
+    kind: str
+    label: str
+    value: str
+    rule: str
+    group: str
+    data: dict[str, Any]
+
+
+class NarrativeOut(Schema):
+    scene: str
+    story: list[str]
+
+
+class ResolveOut(Schema):
+    ruleset: str
+    engine_version: str
+    scenario: dict[str, Any]
+    seed: int | None
+    dice: list[DieOut]
+    outcome: str
+    outcome_label: str
+    numbers: dict[str, int | str | bool | None]
+    events: list[EventOut]
+    narrative: NarrativeOut
+
+
+class ProbabilityOut(Schema):
+    fraction: str
+    value: float
+
+
+class OutcomeOut(Schema):
+    code: str
+    label: str
+    probability: ProbabilityOut
+
+
+class BarOut(Schema):
+    label: str
+    probability: ProbabilityOut
+
+
+class ChartOut(Schema):
+    key: str
+    title: str
+    unit: str
+    mean: ProbabilityOut | None
+    bars: list[BarOut]
+
+
+class ExpectationOut(Schema):
+    code: str
+    label: str
+    value: ProbabilityOut
+
+
+class OddsOut(Schema):
+    ruleset: str
+    outcomes: list[OutcomeOut]
+    charts: list[ChartOut]
+    expectations: list[ExpectationOut]
+
+
+class ExampleOut(Schema):
+    key: str
+    title: str
+    source: str
+    request: dict[str, Any]
+    expected: dict[str, Any]
+
+
+def _links(slug: str) -> dict[str, str]:
+    base = f"/api/rulesets/{slug}"
+    return {
+        "schema": f"{base}/schema",
+        "resolve": f"{base}/resolve",
+        "odds": f"{base}/odds",
+        "examples": f"{base}/examples",
+        "page": f"/{slug}/",
+    }
+
+
+def request_schema(ruleset: Ruleset) -> dict[str, Any]:
+    """JSON Schema of a resolve request of ``ruleset``."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{ruleset.name} — requête",
+        "type": "object",
+        "properties": {
+            "scenario": json_schema(ruleset.scenario_type),
+            "dice": {
+                "type": "object",
+                "title": "Dés lus à la table",
+                "description": 'Emplacement → face ("pc.1": 5). Un dé absent ou vide est lancé par le serveur.',
+                "additionalProperties": {"type": ["integer", "string", "null"]},
+            },
+            "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**31 - 1, "title": "Graine"},
+        },
+        "required": ["scenario"],
+        "additionalProperties": False,
+    }
+
+
+def _body(request: HttpRequest) -> Any:
+    try:
+        return json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ScenarioError({"__all__": services.ERROR_NOT_JSON}) from None
+
+
+def _bad(exc: ScenarioError) -> Status[Any]:
+    return Status(400, {"message": ERROR_INVALID, "errors": exc.errors})
+
+
+@api.get("/rulesets", response=list[RulesetOut], summary="Systèmes de règles disponibles")
+def rulesets_list(request: HttpRequest) -> list[dict[str, Any]]:
+    return [
+        {
+            "slug": r.slug,
+            "name": r.name,
+            "tagline": r.tagline,
+            "engine_version": r.engine_version,
+            "links": _links(r.slug),
+        }
+        for r in load_all().values()
+    ]
+
+
+def _register(ruleset: Ruleset) -> None:
+    slug = ruleset.slug
+    body = {"requestBody": {"required": True, "content": {"application/json": {"schema": request_schema(ruleset)}}}}
+
+    @api.get(
+        f"/rulesets/{slug}/schema",
+        response=dict[str, Any],
+        summary=f"{ruleset.name} : schéma",
+        operation_id=f"{slug}_schema",
+    )
+    def schema(request: HttpRequest) -> dict[str, Any]:
+        return request_schema(ruleset)
+
+    @api.post(
+        f"/rulesets/{slug}/resolve",
+        response={200: ResolveOut, 400: ErrorOut},
+        summary=f"{ruleset.name} : résoudre",
+        openapi_extra=body,
+        operation_id=f"{slug}_resolve",
+    )
+    def resolve(request: HttpRequest) -> Any:
+        try:
+            return result_data(services.resolution_resolve(ruleset=ruleset, payload=_body(request)))
+        except ScenarioError as exc:
+            return _bad(exc)
+
+    @api.post(
+        f"/rulesets/{slug}/odds",
+        response={200: OddsOut, 400: ErrorOut},
+        summary=f"{ruleset.name} : probabilités exactes",
+        openapi_extra=body,
+        operation_id=f"{slug}_odds",
+    )
+    def odds(request: HttpRequest) -> Any:
+        try:
+            _scenario, result = services.odds_compute(ruleset=ruleset, payload=_body(request))
+        except ScenarioError as exc:
+            return _bad(exc)
+        return odds_data(ruleset, result)
+
+    @api.get(
+        f"/rulesets/{slug}/examples",
+        response=list[ExampleOut],
+        summary=f"{ruleset.name} : exemples du livre",
+        operation_id=f"{slug}_examples",
+    )
+    def examples(request: HttpRequest) -> list[dict[str, Any]]:
+        return [
+            {
+                "key": e.key,
+                "title": e.title,
+                "source": e.source,
+                "request": dict(e.request),
+                "expected": dict(e.expected),
+            }
+            for e in ruleset.examples()
+        ]
+
+
+for _ruleset in load_all().values():
+    _register(_ruleset)
+
+
+@api.api_operation(["GET", "POST"], "/rulesets/{slug}/{action}", response={404: ErrorOut}, include_in_schema=False)
+def unknown_ruleset(request: HttpRequest, slug: str, action: str) -> Status[Any]:
+    return Status(
+        404,
+        {
+            "message": ERROR_UNKNOWN_RULESET,
+            "errors": {"slug": f"« {slug} » n'est pas un système de règles disponible."},
+        },
+    )

@@ -1,0 +1,324 @@
+"""The calculator form, generated from the ruleset's scenario dataclass.
+
+Validation is the scenario's own (``rulesets.core.schema.parse`` and ``check``), so the page, the
+API and the CLI give the same French message for the same mistake; this form lays the fields out
+(crispy) and carries those messages back to the field that caused them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+
+from calculator.plugins import WebPlugin
+from rulesets.core.dice import DiceSpec
+from rulesets.core.registry import Ruleset
+from rulesets.core.schema import FieldInfo, Spec, fields_of, flatten, to_data
+
+MARKER = "_f"
+_ROW = re.compile(r"^(?P<list>.+?)\.(?P<index>\d+)\.")
+
+
+def _is_dataclass_type(tp: Any) -> bool:
+    return dataclasses.is_dataclass(tp) and isinstance(tp, type)
+
+
+def _list_item(tp: Any) -> Any | None:
+    args: tuple[Any, ...] = tuple(getattr(tp, "__args__", ()))
+    if getattr(tp, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0]
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Leaf:
+    path: str
+    info: FieldInfo
+
+
+def leaves(cls: type, rows: dict[str, int], prefix: str = "") -> list[Leaf]:
+    """Every editable field path of a scenario, with ``rows[path]`` rows for each list."""
+    out: list[Leaf] = []
+    for info in fields_of(cls):
+        path = prefix + info.name
+        item = _list_item(info.type)
+        if _is_dataclass_type(info.type):
+            out.extend(leaves(info.type, rows, path + "."))
+        elif item is not None and _is_dataclass_type(item):
+            for i in range(rows.get(path, 1)):
+                out.extend(leaves(item, rows, f"{path}.{i}."))
+        else:
+            out.append(Leaf(path, info))
+    return out
+
+
+def list_paths(cls: type, prefix: str = "") -> dict[str, Spec]:
+    out: dict[str, Spec] = {}
+    for info in fields_of(cls):
+        item = _list_item(info.type)
+        if _is_dataclass_type(info.type):
+            out.update(list_paths(info.type, prefix + info.name + "."))
+        elif item is not None and _is_dataclass_type(item):
+            out[prefix + info.name] = info.spec
+    return out
+
+
+def row_counts(cls: type, data: dict[str, Any], defaults: dict[str, Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for path, spec in list_paths(cls).items():
+        indices = {int(m.group("index")) for key in data if (m := _ROW.match(key)) and m.group("list") == path}
+        if not indices:
+            indices = {int(m.group("index")) for key in defaults if (m := _ROW.match(key)) and m.group("list") == path}
+        n = max(indices) + 1 if indices else 1
+        counts[path] = max(n, spec.min_items or 0, 1)
+    return counts
+
+
+def _form_field(leaf: Leaf, initial: Any) -> forms.Field:
+    info = leaf.info
+    spec = info.spec
+    tp = info.type
+    common: dict[str, Any] = {"label": spec.label, "required": False, "help_text": spec.help, "initial": initial}
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        labels = tp.labels() if hasattr(tp, "labels") else {m.value: m.value for m in tp}
+        return forms.ChoiceField(choices=list(labels.items()), **common)
+    if tp is bool:
+        return forms.BooleanField(**common)
+    if tp is int:
+        attrs: dict[str, Any] = {"inputmode": "numeric"}
+        if spec.ge is not None:
+            attrs["min"] = spec.ge
+        if spec.le is not None:
+            attrs["max"] = spec.le
+        # A text input keeps whatever was typed (even "abc") so the form comes back as entered.
+        return forms.CharField(widget=forms.TextInput(attrs={**attrs, "class": "num"}), **common)
+    return forms.CharField(max_length=None, **common)
+
+
+class ScenarioForm(forms.Form):
+    """Fields named by their scenario path (``pc.attribute``, ``npcs.0.menace``), dice, seed."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        plugin: WebPlugin,
+        defaults: dict[str, Any],
+        data: QueryDict | None = None,
+    ) -> None:
+        bound = data is not None and MARKER in data
+        self.ruleset = ruleset
+        self.plugin = plugin
+        self.flat_defaults = flatten(defaults)
+        raw = dict(data.items()) if data is not None else {}
+        self.rows = row_counts(ruleset.scenario_type, raw, self.flat_defaults)
+        self.leaves = [
+            leaf
+            for leaf in leaves(ruleset.scenario_type, self.rows)
+            if not any(leaf.path == h or leaf.path.startswith(h + ".") for h in plugin.hidden)
+        ]
+        if bound and data is not None:
+            # a value left out of the URL is the default: show it (a missing checkbox is unticked)
+            data = data.copy()
+            for leaf in self.leaves:
+                if leaf.path not in data and leaf.info.type is not bool:
+                    default = self.flat_defaults.get(leaf.path, _default(leaf))
+                    data[leaf.path] = "" if default is None else str(default)
+        super().__init__(data=data if bound else None)
+        for leaf in self.leaves:
+            self.fields[leaf.path] = _form_field(leaf, self.flat_defaults.get(leaf.path, _default(leaf)))
+        self.spec = DiceSpec()
+        self.fields["seed"] = forms.CharField(
+            label=_("Graine"),
+            required=False,
+            help_text=_("Vide : une nouvelle graine. La même graine rejoue les mêmes dés."),
+            widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+        )
+
+    def set_dice(self, spec: DiceSpec) -> None:
+        """One input per die the rules read (in order); blanks are rolled by the server."""
+        self.spec = spec
+        for slot in spec.slots:
+            self.fields[f"dice.{slot.key}"] = forms.CharField(
+                label=slot.label,
+                required=False,
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "die",
+                        "id": "die-" + slot.key.replace(".", "-"),
+                        "inputmode": "numeric",
+                        "autocomplete": "off",
+                        # a live redraw of the scene keeps what was already typed in this die
+                        "hx-preserve": "true",
+                        "placeholder": "?",
+                        "data-width": str(max(len(str(f)) for f in slot.die.faces)),
+                        "title": _("Faces : {faces}. Vide : lancé par le serveur.").format(
+                            faces=slot.die.describe_faces()
+                        ),
+                    }
+                ),
+            )
+        if self.is_bound and not spec.slots:
+            # the scenario is invalid: keep the dice typed so far, unlabelled, until it is fixed
+            for key in self.data:
+                if key.startswith("dice.") and key not in self.fields:
+                    self.fields[key] = forms.CharField(label=key[len("dice.") :], required=False)
+
+    @property
+    def scenario_field_names(self) -> list[str]:
+        return [leaf.path for leaf in self.leaves]
+
+    @property
+    def dice_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if name.startswith("dice.")]
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def raw(self, name: str) -> Any:
+        if self.is_bound:
+            field = self.fields[name]
+            return field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+        return self.fields[name].initial
+
+    def scenario_data(self) -> dict[str, Any]:
+        """Flat scenario values as typed (defaults for hidden fields and blanks)."""
+        flat: dict[str, Any] = {k: v for k, v in self.flat_defaults.items() if _under_hidden(k, self.plugin.hidden)}
+        for leaf in self.leaves:
+            value = self.raw(leaf.path)
+            if isinstance(value, str) and value.strip() == "" and leaf.info.type is not str:
+                continue
+            flat[leaf.path] = value
+        return flat
+
+    def dice_data(self) -> dict[str, str]:
+        if not self.is_bound:
+            return {}
+        return {
+            key[len("dice.") :]: str(value)
+            for key, value in self.data.items()
+            if key.startswith("dice.") and str(value).strip()
+        }
+
+    def seed_value(self) -> str:
+        return str(self.raw("seed") or "").strip() if self.is_bound else ""
+
+    def payload(self) -> dict[str, Any]:
+        from rulesets.core.schema import unflatten
+
+        payload: dict[str, Any] = {"scenario": unflatten(self.scenario_data()), "dice": self.dice_data()}
+        seed = self.seed_value()
+        if seed:
+            payload["seed"] = seed
+        return payload
+
+    # -- errors -------------------------------------------------------------------------------
+
+    def set_errors(self, errors: dict[str, str]) -> None:
+        """Attach the engine's French messages (``scenario.pc.attribute`` …) to their fields."""
+        self.is_valid()  # runs full_clean so that add_error has somewhere to write
+        for key, message in errors.items():
+            name = key[len("scenario.") :] if key.startswith("scenario.") else key
+            if name not in self.fields:
+                # a list-level message ("npcs") goes to the first field of that group, else on top
+                name = next((f for f in self.fields if f.startswith(name + ".")), "")
+            if name and name in self.errors:
+                continue  # Django already refused this value (an unknown choice)
+            self.add_error(name or None, message)
+
+
+def _default(leaf: Leaf) -> Any:
+    if leaf.info.default is dataclasses.MISSING:
+        return None
+    return to_data(leaf.info.default)
+
+
+def _under_hidden(path: str, hidden: tuple[str, ...]) -> bool:
+    return any(path == h or path.startswith(h + ".") for h in hidden)
+
+
+def permalink_query(payload: dict[str, Any], seed: int | None) -> QueryDict:
+    """The GET parameters that reproduce a resolution: every field, the typed dice, the seed."""
+    q = QueryDict(mutable=True)
+    q[MARKER] = "1"
+    for key, value in flatten(payload["scenario"]).items():
+        if isinstance(value, bool):
+            if value:
+                q[key] = "on"
+        elif value is not None:
+            q[key] = str(value)
+    for key, value in payload.get("dice", {}).items():
+        q[f"dice.{key}"] = str(value)
+    if seed is not None:
+        q["seed"] = str(seed)
+    return q
+
+
+def apply_form_actions(data: QueryDict, cls: type, groups: dict[str, Any]) -> tuple[QueryDict, bool]:
+    """Apply the buttons that edit the form instead of resolving it.
+
+    ``_add=npcs`` adds a row, ``_del=npcs.1`` removes one, ``_load=preset.npc.0`` copies a bestiary
+    entry into its fields, ``_refresh`` redraws the scene and the dice (what htmx does live). Returns the new data and whether such a button was pressed.
+    """
+    out = data.copy()
+    acted = False
+    lists = list_paths(cls)
+    add = data.get("_add", "")
+    if add in lists:
+        spec = lists[add]
+        raw = dict(data.items())
+        n = row_counts(cls, raw, {})[add]
+        if spec.max_items is None or n < spec.max_items:
+            first = _first_leaf_name(cls, add)
+            out[f"{add}.{n}.{first}"] = ""
+        acted = True
+    delete = data.get("_del", "")
+    if (m := re.match(r"^(?P<list>.+)\.(?P<index>\d+)$", delete)) and m.group("list") in lists:
+        path, index = m.group("list"), int(m.group("index"))
+        moved = QueryDict(mutable=True)
+        for key, values in out.lists():
+            row = _ROW.match(key)
+            if row and row.group("list") == path:
+                i = int(row.group("index"))
+                if i == index:
+                    continue
+                if i > index:
+                    key = f"{path}.{i - 1}." + key[row.end() :]
+            moved.setlist(key, values)
+        out = moved
+        acted = True
+    load = data.get("_load", "")
+    if load.startswith("preset."):
+        parts = load.split(".")
+        group = groups.get(parts[1]) if len(parts) > 1 else None
+        preset = group.find(data.get(load, "")) if group is not None else None
+        if group is not None and preset is not None:
+            prefix = group.prefix.replace("{row}", parts[2] if len(parts) > 2 else "0")
+            for key, value in preset.values.items():
+                name = f"{prefix}.{key}"
+                if isinstance(value, bool):
+                    if value:
+                        out[name] = "on"
+                    elif name in out:
+                        del out[name]
+                else:
+                    out[name] = str(value)
+        acted = True
+    if "_refresh" in data:
+        acted = True
+    for key in ("_add", "_del", "_load", "_refresh"):
+        if key in out:
+            del out[key]
+    return out, acted
+
+
+def _first_leaf_name(cls: type, list_path: str) -> str:
+    node: Any = cls
+    for part in list_path.split("."):
+        info = next(i for i in fields_of(node) if i.name == part)
+        node = _list_item(info.type) or info.type
+    return fields_of(node)[0].name

@@ -1,0 +1,57 @@
+"""``manage.py resolve <slug> [FILE|-]``: the API's resolve (or odds) request from a file or stdin."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from calculator import services
+from rulesets.core.registry import load_all
+from rulesets.core.request import odds_data, result_data
+from rulesets.core.schema import ScenarioError
+
+EXIT_INVALID = 2
+
+
+class Command(BaseCommand):
+    help = "Résout une requête JSON (celle de l'API) et écrit le résultat JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug", help="système de règles (encore, nephilim…)")
+        parser.add_argument(
+            "file", nargs="?", default="-", help="fichier JSON de la requête, ou - pour l'entrée standard"
+        )
+        parser.add_argument("--odds", action="store_true", help="probabilités exactes au lieu d'une résolution")
+        parser.add_argument("--indent", type=int, default=2, help="indentation du JSON (0 : une ligne)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        rulesets = load_all()
+        slug = options["slug"]
+        if slug not in rulesets:
+            raise CommandError(f"Système de règles inconnu : « {slug} » (disponibles : {', '.join(rulesets)}).")
+        ruleset = rulesets[slug]
+        source = options["file"]
+        try:
+            text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()  # noqa: SIM115
+        except OSError as exc:
+            raise CommandError(f"Impossible de lire « {source} » : {exc.strerror}.") from None
+        indent = options["indent"] or None
+        try:
+            try:
+                payload = json.loads(text)
+            except ValueError:
+                raise ScenarioError({"__all__": services.ERROR_NOT_JSON}) from None
+            if options["odds"]:
+                _scenario, odds = services.odds_compute(ruleset=ruleset, payload=payload)
+                out = odds_data(ruleset, odds)
+            else:
+                out = result_data(services.resolution_resolve(ruleset=ruleset, payload=payload))
+        except ScenarioError as exc:
+            self.stderr.write(
+                json.dumps({"message": "Requête invalide.", "errors": exc.errors}, ensure_ascii=False, indent=indent)
+            )
+            sys.exit(EXIT_INVALID)
+        self.stdout.write(json.dumps(out, ensure_ascii=False, indent=indent))

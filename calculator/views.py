@@ -1,0 +1,147 @@
+"""The calculator pages: one generic view serves every registered rule system."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import push_url
+from django_htmx.middleware import HtmxDetails
+
+from calculator import plugins, services
+from calculator.charts import chart_view
+from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_query
+from rulesets.core.registry import Ruleset, load_all
+from rulesets.core.request import Resolution
+from rulesets.core.schema import ScenarioError, flatten, to_data, unflatten
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "calculator/home.html", {"rulesets": list(load_all().values())})
+
+
+def _ruleset(slug: str) -> Ruleset:
+    rulesets = load_all()
+    if slug not in rulesets:
+        raise Http404(slug)
+    return rulesets[slug]
+
+
+def permalink(
+    ruleset: Ruleset, resolution: Resolution, hidden: tuple[str, ...], changes: dict[str, Any] | None = None
+) -> str:
+    """The URL that replays ``resolution`` (same scenario, typed dice and seed), with ``changes``."""
+    scenario = {
+        k: v
+        for k, v in flatten(to_data(resolution.scenario)).items()
+        if not any(k == h or k.startswith(h + ".") for h in hidden)
+    }
+    scenario.update(changes or {})
+    typed = {k: resolution.dice[k] for k in resolution.dice.typed}
+    query = permalink_query({"scenario": unflatten(scenario), "dice": typed}, resolution.dice.seed)
+    query["r"] = "1"
+    return f"{reverse('calculator', args=[ruleset.slug])}?{query.urlencode()}"
+
+
+@require_http_methods(["GET", "POST"])
+def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Form, live scene and odds, and the result when asked (POST, or a permalink with ``r=1``)."""
+    ruleset = _ruleset(slug)
+    plugin = plugins.get(slug)
+    groups = {g.key: g for g in plugin.presets()}
+    data: QueryDict | None = request.POST if request.method == "POST" else request.GET
+    if data is not None and MARKER not in data:
+        data = None
+    acted = False
+    if data is not None:
+        data, acted = apply_form_actions(data, ruleset.scenario_type, groups)
+    defaults = services.ruleset_defaults(ruleset=ruleset)
+    form = ScenarioForm(ruleset, plugin, defaults, data)
+    scenario = services.scenario_try_parse(ruleset=ruleset, flat=form.scenario_data())
+    form.set_dice(services.dice_spec(ruleset=ruleset, scenario=scenario))
+
+    resolution: Resolution | None = None
+    link = ""
+    status = 200
+    wants_result = not acted and data is not None and (request.method == "POST" or data.get("r") == "1")
+    if wants_result:
+        try:
+            resolution = services.resolution_resolve(ruleset=ruleset, payload=form.payload())
+        except ScenarioError as exc:
+            form.set_errors(exc.errors)
+            status = 422
+        else:
+            link = permalink(ruleset, resolution, plugin.hidden)
+            if request.method == "POST" and not request.htmx:
+                return HttpResponseRedirect(link, status=303)
+    elif scenario is None and data is not None:
+        # show why the live panels are empty, on the fields at fault
+        try:
+            services.resolution_resolve(ruleset=ruleset, payload={**form.payload(), "dice": {}})
+        except ScenarioError as exc:
+            form.set_errors({k: v for k, v in exc.errors.items() if not k.startswith("dice.")})
+
+    odds = None
+    if scenario is not None:
+        try:
+            _scenario, odds = services.odds_compute(ruleset=ruleset, payload={"scenario": form.payload()["scenario"]})
+        except ScenarioError:
+            odds = None
+    context: dict[str, Any] = {
+        "ruleset": ruleset,
+        "plugin": plugin,
+        "form": form,
+        "preset_groups": groups,
+        "scenario": scenario,
+        "scene": ruleset.scene(scenario) if scenario is not None else "",
+        "resolution": resolution,
+        "permalink": link,
+        "odds": odds,
+        "charts": [chart_view(c) for c in odds.charts] if odds else [],
+        "rows": form.rows,
+        "final_numbers": _summary(plugin, resolution),
+        "variations": _variations(ruleset, plugin, resolution),
+    }
+    template = "calculator/page.html"
+    if request.htmx and not request.htmx.boosted:
+        live = request.method == "GET" and data is not None and data.get("r") != "1" and not acted
+        if live:
+            # the scene and the dice, and the odds out of band
+            context["oob"] = True
+            body = render_to_string(f"{template}#live", context, request) + render_to_string(
+                f"{template}#odds", context, request
+            )
+            return HttpResponse(body, status=status)
+        response = render(request, f"{template}#calculator", context, status=status)
+        if resolution is not None:
+            response = push_url(response, link)
+        return response
+    return render(request, template, context, status=status)
+
+
+def _variations(
+    ruleset: Ruleset, plugin: plugins.WebPlugin, resolution: Resolution | None
+) -> list[tuple[str, str, bool]]:
+    if resolution is None or plugin.variations is None:
+        return []
+    return [
+        (label, permalink(ruleset, resolution, plugin.hidden, changes), current)
+        for label, changes, current in plugin.variations(resolution)
+    ]
+
+
+def _summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:
+    if resolution is None:
+        return []
+    if plugin.summary is not None:
+        return plugin.summary(resolution)
+    return [(k, k, str(v)) for k, v in resolution.result.numbers.items()]

@@ -1,0 +1,13 @@
+"""Loaded by pytest before Django (``-p tests.environment`` in pyproject): test-only environment.
+
+Tests run in production mode (DEBUG off) with a throw-away key, plain HTTP and plain static
+storage (the manifest is exercised by the browser tests, which run collectstatic first).
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production-0123456789")
+os.environ.setdefault("SECURE", "0")
+os.environ.setdefault("PLAIN_STATIC", "1")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "calculator.settings")

@@ -1,0 +1,82 @@
+"""enCORE data: the fixtures load, and every NPC and weapon plays in a scenario."""
+
+import pytest
+from django.core.management import call_command
+
+from bestiary.encore import selectors
+from bestiary.encore.models import NPC, Weapon
+from calculator import services
+from rulesets.core.registry import get
+from tests.factories import EncoreNPCFactory, EncoreSettingsFactory, HealthTierFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fixtures():
+    call_command("loaddata", "fixtures/encore.json", verbosity=0)
+
+
+def test_the_fixtures_hold_the_seed_crossbowman_and_npcs_across_menace_one_to_three(fixtures):
+    crossbowman = NPC.objects.get(name="Arbalétrier")
+    assert (crossbowman.menace, crossbowman.sante, crossbowman.weapon.damage, crossbowman.protection) == (2, 4, 3, 0)
+    assert NPC.objects.count() >= 9
+    assert set(NPC.objects.values_list("menace", flat=True)) == {1, 2, 3}
+
+
+def test_every_fixture_npc_resolves_against_aldric(fixtures):
+    ruleset = get("encore")
+    for npc in NPC.objects.select_related("weapon"):
+        payload = {
+            "scenario": {
+                "pc": {"name": "Aldric", "attribute": 3, "speciality": True, "weapon": 3, "armour": 1},
+                "npcs": [
+                    {
+                        "name": npc.name,
+                        "menace": npc.menace,
+                        "sante": npc.sante,
+                        "weapon": npc.weapon.damage,
+                        "protection": npc.protection,
+                        "boss": npc.boss,
+                    }
+                ],
+            },
+            "seed": 1,
+        }
+        assert services.resolution_resolve(ruleset=ruleset, payload=payload).result.outcome
+
+
+def test_every_fixture_weapon_resolves(fixtures):
+    ruleset = get("encore")
+    for weapon in Weapon.objects.all():
+        action = "zone" if weapon.area else "attaque"
+        npcs = [{"menace": 1}, {"menace": 2}] if weapon.area else [{"menace": 1}]
+        payload = {
+            "scenario": {
+                "action": action,
+                "pc": {"weapon": weapon.damage, "weapon_area": weapon.area, "weapon_limit": weapon.target_limit},
+                "npcs": npcs,
+            },
+            "seed": 3,
+        }
+        assert services.resolution_resolve(ruleset=ruleset, payload=payload).result.outcome
+
+
+def test_settings_become_the_rules_of_the_scenario():
+    settings = EncoreSettingsFactory(success_face=4, speciality_dice=1)
+    HealthTierFactory(settings=settings, name="Sonné", numerator=3, denominator=4)
+    data = selectors.settings_data()
+    assert data["rules"]["success_face"] == 4
+    assert data["rules"]["tiers"] == [{"name": "Sonné", "numerator": 3, "denominator": 4}]
+
+
+def test_without_settings_the_engine_defaults_apply():
+    assert selectors.settings_data() == {}
+
+
+def test_a_factory_npc_appears_in_the_presets():
+    from bestiary.encore.web import presets
+
+    npc = EncoreNPCFactory(name="Gobelin")
+    group = next(g for g in presets() if g.key == "npc")
+    assert group.find(str(npc.pk)).values["name"] == "Gobelin"

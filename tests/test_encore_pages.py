@@ -1,0 +1,199 @@
+"""The enCORE page: full page and htmx, permalinks, errors on their field, presets."""
+
+import html
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.core.management import call_command
+
+from bestiary.encore.models import NPC
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+ALDRIC = {
+    "_f": "1",
+    "action": "attaque",
+    "pc.name": "Aldric",
+    "pc.attribute": "3",
+    "pc.speciality": "on",
+    "pc.weapon": "3",
+    "pc.armour": "1",
+    "pc.cover": "2",
+    "pc.sante": "8",
+    "pc.sante_max": "8",
+    "pc.stress": "0",
+    "npcs.0.name": "Arbalétrier",
+    "npcs.0.menace": "2",
+    "npcs.0.sante": "4",
+    "npcs.0.weapon": "3",
+    "npcs.0.protection": "0",
+    "strike.enabled": "on",
+    "strike.striker": "1",
+    "strike.attacks": "1",
+    "dice.pc.1": "5",
+    "dice.pc.2": "2",
+    "dice.pc.3": "3",
+    "dice.pc.4": "1",
+    "dice.pc.5": "4",
+}
+
+
+@pytest.fixture(autouse=True)
+def bestiary():
+    call_command("loaddata", "fixtures/encore.json", verbosity=0)
+
+
+def text(response):
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+def test_the_home_page_lists_only_real_rulesets(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert 'href="/encore/"' in response.content.decode()
+
+
+def test_the_empty_page_shows_the_form_the_scene_the_dice_and_the_odds(client):
+    response = client.get("/encore/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'name="pc.attribute"' in body
+    assert "La scène" in body
+    assert 'name="dice.pc.1"' in body
+    assert "Les chances" in body
+    assert "<svg" in body
+
+
+def test_posting_without_javascript_redirects_to_a_permalink_that_shows_the_result(client):
+    response = client.post("/encore/", ALDRIC)
+    assert response.status_code == 303
+    link = response["Location"]
+    query = parse_qs(urlparse(link).query)
+    assert query["r"] == ["1"]
+    assert "seed" in query
+    page = client.get(link)
+    assert page.status_code == 200
+    body = text(page)
+    assert "Le récit" in body
+    assert "Résolution technique" in body
+    assert "Résultat final" in body
+    assert "Réussite partielle" in body
+    assert "Santé d'Aldric 8 → 7 / 8" in body
+
+
+def test_the_permalink_reproduces_the_same_result_with_server_rolled_dice(client):
+    data = {k: v for k, v in ALDRIC.items() if not k.startswith("dice.")}
+    link = client.post("/encore/", data)["Location"]
+    first, second = client.get(link), client.get(link)
+    faces = re.findall(r'class="die-face[^"]*"[^>]*>(\d+)<', first.content.decode())
+    assert len(faces) == 5
+    assert faces == re.findall(r'class="die-face[^"]*"[^>]*>(\d+)<', second.content.decode())
+    assert text(first).split("Les chances")[0] == text(second).split("Les chances")[0]
+
+
+def test_htmx_resolve_returns_the_calculator_fragment_and_pushes_the_permalink(client):
+    response = client.post("/encore/", ALDRIC, **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="calculator"')
+    assert "<html" not in body
+    assert "Réussite partielle" in body
+    assert response["HX-Push-Url"].startswith("/encore/?")
+
+
+def test_htmx_live_update_returns_the_scene_the_dice_and_the_odds_out_of_band(client):
+    data = {k: v for k, v in ALDRIC.items() if not k.startswith("dice.")}
+    data["pc.attribute"] = "4"
+    response = client.get("/encore/", data, **HTMX)
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="live"')
+    assert body.count('name="dice.pc.') == 6
+    assert re.search(r'<section id="odds"\s+class="panel panel-odds" hx-swap-oob="true">', body)
+
+
+def test_a_typed_die_that_is_not_a_face_comes_back_on_its_input_with_everything_kept(client):
+    data = {**ALDRIC, "dice.pc.2": "9"}
+    response = client.post("/encore/", data)
+    assert response.status_code == 422
+    body = response.content.decode()
+    assert "« 9 » n&#x27;est pas une face du dé d6" in body
+    assert 'name="dice.pc.2" value="9"' in body
+    assert 'name="pc.name" value="Aldric"' in body
+
+
+def test_a_bad_scenario_value_comes_back_on_its_field_in_french(client):
+    response = client.post("/encore/", {**ALDRIC, "npcs.0.menace": "7", "pc.attribute": "trois"})
+    assert response.status_code == 422
+    body = text(response)
+    assert "Menace : doit être entre 1 et 3 (reçu 7)" in body
+    assert "Attribut (dés) : nombre entier attendu" in body
+    assert 'value="trois"' in response.content.decode()
+
+
+def test_a_bad_value_in_htmx_is_a_422_fragment_with_the_message(client):
+    response = client.post("/encore/", {**ALDRIC, "npcs.0.menace": "0"}, **HTMX)
+    assert response.status_code == 422
+    assert "Menace : doit être entre 1 et 3" in text(response)
+
+
+def test_loading_a_bestiary_npc_fills_its_row(client):
+    ogre = NPC.objects.get(name="Ogre des collines")
+    data = {**ALDRIC, "preset.npc.0": str(ogre.pk), "_load": "preset.npc.0"}
+    response = client.post("/encore/", data)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'name="npcs.0.name" value="Ogre des collines"' in body
+    assert 'name="npcs.0.menace" value="3"' in body
+    assert "Le récit" not in body
+
+
+def test_adding_and_removing_npc_rows(client):
+    response = client.post("/encore/", {**ALDRIC, "_add": "npcs"})
+    assert 'name="npcs.1.menace"' in response.content.decode()
+    data = {**ALDRIC, "npcs.1.name": "Second", "npcs.1.menace": "1", "_del": "npcs.0"}
+    body = client.post("/encore/", data).content.decode()
+    assert 'name="npcs.0.name" value="Second"' in body
+    assert 'name="npcs.1.name"' not in body
+
+
+def test_the_breach_panel_offers_focus_and_interposition_with_the_same_dice(client):
+    body = client.get(client.post("/encore/", ALDRIC)["Location"]).content.decode()
+    assert "Concentrer 2 attaques" in body
+    link = re.search(r'href="([^"]+)"[^>]*>\s*Concentrer 2 attaques', body).group(1).replace("&amp;", "&")
+    focused = text(client.get(link))
+    assert "Concentre 2 attaques" in focused
+    assert "Santé d'Aldric 8 → 6 / 8" in focused
+
+
+def test_an_area_attack_on_three_npcs_from_the_page(client):
+    data = {
+        **{k: v for k, v in ALDRIC.items() if not k.startswith("dice.")},
+        "action": "zone",
+        "pc.weapon_area": "on",
+        "npcs.1.name": "B",
+        "npcs.1.menace": "1",
+        "npcs.2.name": "C",
+        "npcs.2.menace": "1",
+        "dice.pc.1": "6",
+        "dice.pc.2": "6",
+        "dice.pc.3": "6",
+        "dice.pc.4": "1",
+        "dice.pc.5": "1",
+    }
+    body = text(client.get(client.post("/encore/", data)["Location"]))
+    assert "Cibles touchées 2" in body or "Cibles touchées 3" in body
+
+
+def test_the_table_settings_come_from_the_database(client):
+    from bestiary.encore.models import Settings
+
+    Settings.objects.update(success_face=4)
+    body = client.get("/encore/").content.decode()
+    assert 'name="rules.success_face" value="4"' in body
+
+
+def test_an_unknown_ruleset_is_a_404(client):
+    assert client.get("/nope/").status_code == 404

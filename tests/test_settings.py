@@ -1,0 +1,44 @@
+"""Production settings: check --deploy is clean, and the key is required."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args, **env):
+    environment = {k: v for k, v in os.environ.items() if k not in {"SECURE", "PLAIN_STATIC", "DEBUG"}}
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_check_deploy_reports_nothing_in_production_mode():
+    done = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "DEBUG",
+        SECRET_KEY="a-long-random-production-key-" + "x" * 40 + "-QWERTY-12345",
+        ALLOWED_HOSTS="estoc.example",
+        DEBUG="0",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_production_mode_refuses_to_start_without_a_secret_key():
+    done = run_manage("check", SECRET_KEY="", DEBUG="0")
+    assert done.returncode != 0
+    assert "SECRET_KEY est obligatoire" in done.stderr
+
+
+def test_the_csp_header_allows_no_inline_script(client):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    script = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
+    assert "'unsafe-inline'" not in script
+    assert "'nonce-" in script
