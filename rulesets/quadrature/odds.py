@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -145,29 +146,37 @@ class CardOdds:
     effects: dict[str, Fraction]  # expected 💧 💢 💔 🔺 🔻 🩸 on the PC
 
 
+@lru_cache(maxsize=256)
+def _roll_summary(rungs: tuple[Rung, ...], faces: DiceFaces, bonus: int) -> tuple[tuple[int, ...], tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """Totals ascending, P(total ≥ each), and P(at least x star faces) for x = 0 … 4."""
+    weights: dict[int, Fraction] = defaultdict(Fraction)
+    stars = [Fraction(0)] * (KEEP + 1)
+    for (t, f), p in _adversary_roll(rungs, faces, bonus):
+        weights[t] += p
+        stars[f] += p
+    totals = tuple(sorted(weights))
+    tail: list[Fraction] = []
+    acc = Fraction(0)
+    for t in reversed(totals):
+        acc += weights[t]
+        tail.append(acc)
+    at_least_star = [sum(stars[x:], Fraction(0)) for x in range(KEEP + 1)]
+    return totals, tuple(reversed(tail)), tuple(at_least_star)
+
+
 def card_odds(s: Scenario, card: Card, garde: dict[int, Fraction]) -> CardOdds:
     """Exact odds of ``card`` against a Garde distribution (⭐ included)."""
     adv = s.adversary
     steps = sum(st.steps for st in adversary_steps(adv, card, s.matchup, s.pc, s.settings))
     bonus = HORDE_ATTACK[horde_mood(adv)] if adv.kind is Kind.HORDE and not s.settings.horde_mood_steps else 0
-    roll = adversary_roll(adversary_rungs(adv, steps), s.faces, bonus)
-    # P(total ≥ g) for every g, by one cumulative pass.
-    totals: dict[int, Fraction] = defaultdict(Fraction)
-    for (t, _f), p in roll.items():
-        totals[t] += p
-    at_least: dict[int, Fraction] = {}
-    acc = Fraction(0)
-    for t in sorted(totals, reverse=True):
-        acc += totals[t]
-        at_least[t] = acc
-    keys = sorted(at_least)
+    totals, at_least, stars = _roll_summary(tuple(adversary_rungs(adv, steps)), s.faces, bonus)
 
     def p_at_least(g: int) -> Fraction:
-        nxt = next((t for t in keys if t >= g), None)
-        return at_least[nxt] if nxt is not None else Fraction(0)
+        i = bisect_left(totals, g)
+        return at_least[i] if i < len(totals) else Fraction(0)
 
     success = sum((pg * p_at_least(g) for g, pg in garde.items()), Fraction(0))
-    star = sum((p for (_t, f), p in roll.items() if f >= card.star_fives), Fraction(0))
+    star = stars[min(card.star_fives, KEEP)]
     effects: dict[str, Fraction] = defaultdict(Fraction)
     bonus_fatigue = 1 if adv.traits.exhausting_strike else 0
     for outcome_success, p_outcome in ((True, success), (False, 1 - success)):

@@ -232,10 +232,11 @@ def test_odds_outcomes_always_sum_to_one():
 
 
 def _timed(s: Scenario) -> float:
-    odds_module._adversary_roll.cache_clear()
+    """Best of five cold runs (caches cleared), so a busy machine does not fail the test."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         odds_module._adversary_roll.cache_clear()
+        odds_module._roll_summary.cache_clear()
         start = time.perf_counter()
         odds(s)
         best = min(best, time.perf_counter() - start)
