@@ -53,12 +53,14 @@ from rulesets.quadrature.model import (
 from rulesets.quadrature.sheet import (
     HORDE_ATTACK,
     armour_bonus,
+    block_number,
     capability_total,
     card_available,
     card_cost,
     guard_modifier,
     horde_mood,
     members,
+    part_blocks,
     threat,
 )
 
@@ -98,7 +100,7 @@ class Work:
     """A mutable copy of the creature's state while one exchange is applied."""
 
     adv: Adversary
-    ticked: list[list[int]] = field(default_factory=list)
+    ticked: list[int] = field(default_factory=list)
     armour_lost: list[int] = field(default_factory=list)
     fatigue_ticked: int = 0
     endurance: int = 0
@@ -116,7 +118,7 @@ class Work:
     def of(cls, adv: Adversary) -> Work:
         return cls(
             adv=adv,
-            ticked=[[b.ticked for b in p.blocks] for p in adv.parts],
+            ticked=[b.ticked for b in adv.blocks],
             armour_lost=[p.armour_lost for p in adv.parts],
             fatigue_ticked=adv.fatigue_ticked,
             endurance=adv.endurance_tokens,
@@ -137,13 +139,12 @@ class Work:
 
     def sheet(self) -> Adversary:
         adv = self.adv
-        parts = tuple(
-            replace(p, armour_lost=self.armour_lost[i], blocks=tuple(replace(b, ticked=self.ticked[i][j]) for j, b in enumerate(p.blocks)))
-            for i, p in enumerate(adv.parts)
-        )
+        parts = tuple(replace(p, armour_lost=self.armour_lost[i]) for i, p in enumerate(adv.parts))
+        blocks = tuple(replace(b, ticked=self.ticked[k]) for k, b in enumerate(adv.blocks))
         return replace(
             adv,
             parts=parts,
+            blocks=blocks,
             fatigue_ticked=self.fatigue_ticked,
             endurance_tokens=self.endurance,
             evasion_tokens=self.evasion,
@@ -160,61 +161,56 @@ class Work:
     def armour_left(self, i: int) -> int:
         return self.adv.parts[i].armour - self.armour_lost[i]
 
-    def block_left(self, i: int, j: int) -> int:
-        return self.adv.parts[i].blocks[j].boxes - self.ticked[i][j]
+    def block_left(self, k: int) -> int:
+        return self.adv.blocks[k].boxes - self.ticked[k]
 
-    def destroy_block(self, i: int, j: int, how: str) -> None:
-        block = self.adv.parts[i].blocks[j]
-        self.ticked[i][j] = block.boxes
+    def block_name(self, k: int) -> str:
+        block = self.adv.blocks[k]
+        return _("{part}, bloc {n}").format(part=self.adv.parts[block.part - 1].name, n=block_number(self.adv, k))
+
+    def _destroyed_event(self, k: int, label: str, section: str, group: str) -> None:
+        block = self.adv.blocks[k]
         self.bump("blocks_destroyed")
         self.emit(
             "block_destroyed",
-            _("{part} : bloc {n} détruit ({how})").format(part=self.adv.parts[i].name, n=j + 1, how=how),
+            label,
             capability_lost_text(block.capability, block.value, block.label),
-            "Santé ♥️ et parties du corps",
-            G_WOUNDS,
-            part=i,
-            block=j,
+            section,
+            group,
+            part=block.part - 1,
+            block=k,
             capability=block.capability.value,
             capability_label=block.label,
         )
 
+    def destroy_block(self, k: int, how: str) -> None:
+        self.ticked[k] = self.adv.blocks[k].boxes
+        self._destroyed_event(k, _("{block} détruit ({how})").format(block=self.block_name(k), how=how), "Santé ♥️ et parties du corps", G_WOUNDS)
+
     def tick_part(self, i: int, n: int, section: str, report_overflow: bool = True) -> int:
         """Tick ``n`` boxes block by block, top to bottom; return the boxes that found no block."""
-        for j in range(len(self.ticked[i])):
+        for k in part_blocks(self.adv, i):
             if n <= 0:
                 break
-            left = self.block_left(i, j)
+            left = self.block_left(k)
             if left <= 0:
                 continue
             take = min(left, n)
-            self.ticked[i][j] += take
+            self.ticked[k] += take
             n -= take
             self.bump("boxes_ticked", take)
             self.emit(
                 "boxes",
-                _("{part}, bloc {n} : {k} case(s) cochée(s)").format(part=self.adv.parts[i].name, n=j + 1, k=take),
-                f"{self.ticked[i][j]}/{self.adv.parts[i].blocks[j].boxes}",
+                _("{block} : {n} case(s) cochée(s)").format(block=self.block_name(k), n=take),
+                f"{self.ticked[k]}/{self.adv.blocks[k].boxes}",
                 section,
                 G_WOUNDS,
                 part=i,
-                block=j,
+                block=k,
                 boxes=take,
             )
-            if self.block_left(i, j) == 0:
-                block = self.adv.parts[i].blocks[j]
-                self.bump("blocks_destroyed")
-                self.emit(
-                    "block_destroyed",
-                    _("{part} : bloc {n} rempli, détruit").format(part=self.adv.parts[i].name, n=j + 1),
-                    capability_lost_text(block.capability, block.value, block.label),
-                    section,
-                    G_WOUNDS,
-                    part=i,
-                    block=j,
-                    capability=block.capability.value,
-                    capability_label=block.label,
-                )
+            if self.block_left(k) == 0:
+                self._destroyed_event(k, _("{block} rempli, détruit").format(block=self.block_name(k)), section, G_WOUNDS)
         if n > 0 and report_overflow:
             self.bump("boxes_lost", n)
             self.emit(
@@ -228,33 +224,28 @@ class Work:
             )
         return n
 
-    def tick_at(self, i: int, j: int) -> None:
-        """Tick one box of block ``j`` of part ``i`` (bleeding ignores armour and Endurance)."""
-        self.ticked[i][j] += 1
+    def tick_at(self, k: int) -> None:
+        """Tick one box of block ``k`` (bleeding ignores armour and Endurance)."""
+        self.ticked[k] += 1
         self.bump("boxes_ticked")
-        p = self.adv.parts[i]
-        self.emit("bleed_box", _("🩸 {part}, bloc {n}").format(part=p.name, n=j + 1), f"{self.ticked[i][j]}/{p.blocks[j].boxes}",
-                  "Hémorragie 🩸", G_ROUND, part=i, block=j)
-        if self.block_left(i, j) == 0:
-            block = p.blocks[j]
-            self.bump("blocks_destroyed")
-            self.emit("block_destroyed", _("{part} : bloc {n} rempli, détruit").format(part=p.name, n=j + 1),
-                      capability_lost_text(block.capability, block.value, block.label), "Hémorragie 🩸", G_ROUND,
-                      part=i, block=j, capability=block.capability.value, capability_label=block.label)
+        self.emit("bleed_box", _("🩸 {block}").format(block=self.block_name(k)), f"{self.ticked[k]}/{self.adv.blocks[k].boxes}",
+                  "Hémorragie 🩸", G_ROUND, part=self.adv.blocks[k].part - 1, block=k)
+        if self.block_left(k) == 0:
+            self._destroyed_event(k, _("{block} rempli, détruit").format(block=self.block_name(k)), "Hémorragie 🩸", G_ROUND)
 
     def tick_members(self, n: int, section: str) -> None:
         """A horde: tick ``n`` members, group after group in sheet order."""
-        last = len(self.ticked) - 1
-        for i in range(len(self.ticked)):
+        last = len(self.adv.parts) - 1
+        for i in range(len(self.adv.parts)):
             if n <= 0:
                 return
             n = self.tick_part(i, n, section, report_overflow=i == last)
 
     def all_destroyed(self) -> bool:
-        return all(self.block_left(i, j) <= 0 for i in range(len(self.ticked)) for j in range(len(self.ticked[i])))
+        return all(self.block_left(k) <= 0 for k in range(len(self.ticked)))
 
     def members(self) -> int:
-        return sum(self.block_left(i, j) for i in range(len(self.ticked)) for j in range(len(self.ticked[i])))
+        return sum(self.block_left(k) for k in range(len(self.ticked)))
 
     def exhausted(self) -> bool:
         return self.adv.kind is Kind.CREATURE and self.adv.fatigue_boxes > 0 and self.fatigue_ticked >= self.adv.fatigue_boxes
@@ -298,12 +289,12 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
                    _("une case d'armure cède (🛡️ {a} restante)").format(a=w.armour_left(part)),
                    "Blessures graves 💔", G_WOUNDS, heavy=n, part=part)
         else:
-            top = next((j for j in range(len(p.blocks)) if w.block_left(part, j) > 0), None)
+            top = next((k for k in part_blocks(w.adv, part) if w.block_left(k) > 0), None)
             if top is None:
                 w.emit("heavy_lost", _("💔 n°{n} : {part} est déjà détruite").format(n=n, part=p.name), _("sans effet"),
                        "Blessures graves 💔", G_WOUNDS, heavy=n)
             else:
-                w.destroy_block(part, top, _("💔 sans armure ni Évasion"))
+                w.destroy_block(top, _("💔 sans armure ni Évasion"))
     if effect.heavy and w.stunned and w.adv.evasion_tokens:
         w.emit("evasion_off", _("Sonnée 🫨 : l'Évasion est désactivée"), "", "Défenses : Armure et Évasion", G_WOUNDS)
     batches = [effect.light + sum(converted)] if settings.evasion_pooled else [effect.light, *converted]
@@ -730,18 +721,17 @@ def exhaustion_before(adv: Adversary) -> bool:
 # --- the round boundary -------------------------------------------------------------------------------
 
 
-def bleed_target(w: Work) -> tuple[int, int] | None:
+def bleed_target(w: Work) -> int | None:
     """The most damaged intact block (most ticked; ties: fewest left, then sheet order)."""
-    best: tuple[int, int] | None = None
+    best: int | None = None
     best_key: tuple[int, int] | None = None
-    for i, p in enumerate(w.adv.parts):
-        for j, _b in enumerate(p.blocks):
-            left = w.block_left(i, j)
-            if left <= 0:
-                continue
-            key = (w.ticked[i][j], -left)
-            if best_key is None or key > best_key:
-                best, best_key = (i, j), key
+    for k in range(len(w.ticked)):
+        left = w.block_left(k)
+        if left <= 0:
+            continue
+        key = (w.ticked[k], -left)
+        if best_key is None or key > best_key:
+            best, best_key = k, key
     return best
 
 
@@ -756,8 +746,7 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
             if target is None:
                 w.emit("overflow", _("Plus aucune case à cocher"), "", "Hémorragie 🩸", G_ROUND)
                 break
-            i, j = target
-            w.tick_at(i, j)
+            w.tick_at(target)
         w.bleeding -= 1
         w.emit("bleed_close", _("La plaie se referme d'un cran"), _("{n} jeton(s) 🩸").format(n=w.bleeding), "Hémorragie 🩸", G_ROUND)
     else:

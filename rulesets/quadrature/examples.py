@@ -61,10 +61,8 @@ CUIRASSE = replace(
 SCARABEE = replace(
     PRUDENT,
     name="Scarabée cuirassé",
-    parts=(
-        Part("Carapace", (Block(4, capability=Capability.ARMOUR_OTHERS, value=1),), armour=3),
-        Part("Pattes", (Block(3, capability=Capability.OTHER, label="Course"),), armour=0),
-    ),
+    parts=(Part("Carapace", armour=3), Part("Pattes", armour=0)),
+    blocks=(Block(4, capability=Capability.ARMOUR_OTHERS, value=1, part=1), Block(3, capability=Capability.OTHER, label="Course", part=2)),
 )
 HORDE = Adversary(
     name="Rats des égouts",
@@ -74,7 +72,8 @@ HORDE = Adversary(
     nuisance=2,
     guard_type=GuardType.ESQUIVE,
     guard=9,
-    parts=(Part("Meute", (Block(3), Block(3), Block(3))),),
+    parts=(Part("Meute"),),
+    blocks=(Block(3), Block(3), Block(3)),
     fatigue_boxes=0,
     tenacity=0,
     action_points=2,
@@ -86,12 +85,7 @@ BLEEDING = replace(
     bleeding=2,
     endurance_tokens=0,
     stability_tokens=0,
-    parts=(
-        BASE.parts[0],
-        replace(BASE.parts[1], blocks=(replace(BASE.parts[1].blocks[0], ticked=2), BASE.parts[1].blocks[1])),
-        BASE.parts[2],
-        replace(BASE.parts[3], blocks=(replace(BASE.parts[3].blocks[0], ticked=1),)),
-    ),
+    blocks=tuple(replace(b, ticked={1: 2, 4: 1}.get(k, 0)) for k, b in enumerate(BASE.blocks)),
 )
 
 

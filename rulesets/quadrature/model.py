@@ -6,8 +6,10 @@ the capability each block grants, fatigue, Ténacité, action points, traits and
 current state (boxes ticked, tokens left, mental state, bleeding). Dice faces come in as data
 (:class:`DiceFaces`, defaults = the seed's faces); the engine holds no table.
 
-A horde uses the same sheet with ``kind = horde``: its first part's blocks are its groups (one
-token 🕷️ per block, one member per box); see ``docs/rules/quadrature.md``.
+Blocks are one flat list on the sheet, each naming its part (``Block.part``, from 1) and read in
+sheet order: the form, the ORM and the API all handle one level of lists. A horde uses the same
+sheet with ``kind = horde``: its blocks are its groups (one token 🕷️ per block, one member per box);
+see ``docs/rules/quadrature.md``.
 """
 
 from __future__ import annotations
@@ -209,11 +211,12 @@ class Card:
 class Block:
     """A block of boxes ▢ of a body part (a horde: a group of members, one token 🕷️)."""
 
-    boxes: Annotated[int, Spec(label=_("Cases ▢"), ge=1, le=20)]
+    boxes: Annotated[int, Spec(label=_("Cases ▢"), ge=1, le=20)] = 3
     ticked: Annotated[int, Spec(label=_("Cases cochées"), ge=0, le=20)] = 0
     capability: Annotated[Capability, Spec(label=_("Capacité conférée"))] = Capability.OTHER
     value: Annotated[int, Spec(label=_("Valeur de la capacité"), ge=0, le=10)] = 0
     label: Annotated[str, Spec(label=_("Libellé (nom de l'action)"), max_length=80)] = ""
+    part: Annotated[int, Spec(label=_("Partie du corps (n°)"), ge=1, le=8)] = 1
 
     @property
     def intact(self) -> bool:
@@ -226,10 +229,9 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """A named body part: its Armure 🛡️ X (X boxes) and its ordered blocks."""
+    """A named body part and its Armure 🛡️ X (X boxes); its blocks name it by number."""
 
-    name: Annotated[str, Spec(label=_("Partie du corps"), max_length=60)]
-    blocks: Annotated[tuple[Block, ...], Spec(label=_("Blocs de cases"), min_items=1, max_items=8)]
+    name: Annotated[str, Spec(label=_("Partie du corps"), max_length=60)] = "Corps"
     armour: Annotated[int, Spec(label=_("Armure 🛡️"), ge=0, le=10)] = 0
     armour_lost: Annotated[int, Spec(label=_("Cases d'armure détruites"), ge=0, le=10)] = 0
     natural_armour: Annotated[bool, Spec(label=_("Cuirasse naturelle"))] = False
@@ -237,10 +239,6 @@ class Part:
     @property
     def armour_left(self) -> int:
         return self.armour - self.armour_lost
-
-    @property
-    def destroyed(self) -> bool:
-        return all(not b.intact for b in self.blocks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,11 +327,16 @@ def _default_deck() -> tuple[Card, ...]:
 
 
 def _default_parts() -> tuple[Part, ...]:
+    return (Part("Tête", armour=1), Part("Corps", armour=2), Part("Mâchoires", armour=1), Part("Pattes", armour=0))
+
+
+def _default_blocks() -> tuple[Block, ...]:
     return (
-        Part("Tête", (Block(3, capability=Capability.STABILITY, value=1),), armour=1),
-        Part("Corps", (Block(4, capability=Capability.ENDURANCE, value=2), Block(4, capability=Capability.ACTION, label="Frappe lourde")), armour=2),
-        Part("Mâchoires", (Block(3, capability=Capability.ACTION, label="Morsure"),), armour=1),
-        Part("Pattes", (Block(3, capability=Capability.ACTION, label="Harcèlement"),), armour=0),
+        Block(3, capability=Capability.STABILITY, value=1, part=1),
+        Block(4, capability=Capability.ENDURANCE, value=2, part=2),
+        Block(4, capability=Capability.ACTION, label="Frappe lourde", part=2),
+        Block(3, capability=Capability.ACTION, label="Morsure", part=3),
+        Block(3, capability=Capability.ACTION, label="Harcèlement", part=4),
     )
 
 
@@ -349,6 +352,9 @@ class Adversary:
     guard_type: Annotated[GuardType, Spec(label=_("Type de Garde"))] = GuardType.ESQUIVE
     guard: Annotated[int, Spec(label=_("Valeur de Garde"), ge=0, le=30)] = 11
     parts: Annotated[tuple[Part, ...], Spec(label=_("Parties du corps"), min_items=1, max_items=8)] = field(default_factory=_default_parts)
+    blocks: Annotated[tuple[Block, ...], Spec(label=_("Blocs de cases (dans l'ordre de la fiche)"), min_items=1, max_items=24)] = field(
+        default_factory=_default_blocks
+    )
     fatigue_boxes: Annotated[int, Spec(label=_("Cases de fatigue 💧"), ge=0, le=20)] = 5
     fatigue_ticked: Annotated[int, Spec(label=_("Cases de fatigue cochées"), ge=0, le=20)] = 0
     tenacity: Annotated[int, Spec(label=_("Ténacité 🧠 (cases)"), ge=0, le=10)] = 2
@@ -384,15 +390,15 @@ class Adversary:
         for i, part in enumerate(self.parts):
             if part.armour_lost > part.armour:
                 errors[f"parts.{i}.armour_lost"] = _("{part} : plus de cases d'armure détruites que d'armure.").format(part=part.name)
-            for j, block in enumerate(part.blocks):
-                if block.ticked > block.boxes:
-                    errors[f"parts.{i}.blocks.{j}.ticked"] = _("{part}, bloc {n} : plus de cases cochées que de cases.").format(
-                        part=part.name, n=j + 1
-                    )
-                if block.capability in (Capability.ACTION, Capability.ACTION_COST) and block.label not in {c.name for c in self.deck}:
-                    errors[f"parts.{i}.blocks.{j}.label"] = _("{part}, bloc {n} : aucune action « {label} » dans le deck.").format(
-                        part=part.name, n=j + 1, label=block.label
-                    )
+            if not any(b.part == i + 1 for b in self.blocks):
+                errors[f"parts.{i}.name"] = _("{part} : aucun bloc de cases ne se rattache à cette partie.").format(part=part.name)
+        for j, block in enumerate(self.blocks):
+            if block.part > len(self.parts):
+                errors[f"blocks.{j}.part"] = _("Bloc {n} : la fiche n'a que {k} partie(s).").format(n=j + 1, k=len(self.parts))
+            if block.ticked > block.boxes:
+                errors[f"blocks.{j}.ticked"] = _("Bloc {n} : plus de cases cochées que de cases.").format(n=j + 1)
+            if block.capability in (Capability.ACTION, Capability.ACTION_COST) and block.label not in {c.name for c in self.deck}:
+                errors[f"blocks.{j}.label"] = _("Bloc {n} : aucune action « {label} » dans le deck.").format(n=j + 1, label=block.label)
         if self.kind is Kind.HORDE:
             if self.guard_type is not GuardType.ESQUIVE:
                 errors["guard_type"] = _("La seule défense des hordes est l'esquive.")

@@ -25,52 +25,55 @@ from rulesets.quadrature.model import (
 )
 
 
+def part_blocks(adv: Adversary, part: int) -> list[int]:
+    """Indices (in ``adv.blocks``) of the blocks of part ``part`` (0-based), top to bottom."""
+    return [k for k, b in enumerate(adv.blocks) if b.part == part + 1]
+
+
+def part_destroyed(adv: Adversary, part: int) -> bool:
+    return all(not adv.blocks[k].intact for k in part_blocks(adv, part))
+
+
+def block_number(adv: Adversary, k: int) -> int:
+    """The block's rank within its part (1 = top)."""
+    return part_blocks(adv, adv.blocks[k].part - 1).index(k) + 1
+
+
 def capability_total(adv: Adversary, capability: Capability) -> int:
     """Sum of the values that intact blocks grant for ``capability``."""
-    return sum(b.value for p in adv.parts for b in p.blocks if b.intact and b.capability is capability)
+    return sum(b.value for b in adv.blocks if b.intact and b.capability is capability)
 
 
 def capability_design(adv: Adversary, capability: Capability) -> int:
     """The same sum over every block of the printed sheet (intact or not)."""
-    return sum(b.value for p in adv.parts for b in p.blocks if b.capability is capability)
+    return sum(b.value for b in adv.blocks if b.capability is capability)
 
 
 def card_available(adv: Adversary, card: Card) -> bool:
     """A card granted by blocks stays in the deck while at least one of them is intact."""
-    granting = [b for p in adv.parts for b in p.blocks if b.capability is Capability.ACTION and b.label == card.name]
+    granting = [b for b in adv.blocks if b.capability is Capability.ACTION and b.label == card.name]
     return not granting or any(b.intact for b in granting)
 
 
 def card_cost(adv: Adversary, card: Card) -> int:
     """The card's ⚫ cost, raised by each destroyed block that kept it cheap."""
-    extra = sum(
-        b.value
-        for p in adv.parts
-        for b in p.blocks
-        if b.capability is Capability.ACTION_COST and b.label == card.name and not b.intact
-    )
+    extra = sum(b.value for b in adv.blocks if b.capability is Capability.ACTION_COST and b.label == card.name and not b.intact)
     return card.cost + extra
 
 
 def armour_bonus(adv: Adversary, part_index: int) -> int:
     """Armour that intact carapace blocks of the *other* parts grant against 💢 (never against 💔)."""
-    return sum(
-        b.value
-        for i, p in enumerate(adv.parts)
-        if i != part_index
-        for b in p.blocks
-        if b.intact and b.capability is Capability.ARMOUR_OTHERS
-    )
+    return sum(b.value for b in adv.blocks if b.part != part_index + 1 and b.intact and b.capability is Capability.ARMOUR_OTHERS)
 
 
 def members(adv: Adversary) -> int:
     """A horde's members still standing (one per unticked box)."""
-    return sum(b.left for p in adv.parts for b in p.blocks)
+    return sum(b.left for b in adv.blocks)
 
 
 def horde_tokens(adv: Adversary) -> int:
     """A horde's tokens 🕷️ still on the field (one per group with a member left)."""
-    return sum(1 for p in adv.parts for b in p.blocks if b.intact)
+    return sum(1 for b in adv.blocks if b.intact)
 
 
 def horde_mood(adv: Adversary, count: int | None = None) -> HordeMood:
@@ -93,7 +96,7 @@ def exhausted(adv: Adversary) -> bool:
 
 
 def destroyed(adv: Adversary) -> bool:
-    return all(p.destroyed for p in adv.parts)
+    return all(not b.intact for b in adv.blocks)
 
 
 # --- dice -----------------------------------------------------------------------------------
@@ -198,7 +201,7 @@ def threat(adv: Adversary, *, current: bool = False) -> Threat:
 
 @lru_cache(maxsize=128)
 def _threat(adv: Adversary, current: bool) -> Threat:
-    blocks = [b for p in adv.parts for b in p.blocks if b.intact or not current]
+    blocks = [b for b in adv.blocks if b.intact or not current]
     cards = [c for c in adv.deck if c.attack and (not current or card_available(adv, c))]
     best = max(cards, key=lambda c: effect_lethality(c.success), default=None)
     cap = capability_total if current else capability_design
@@ -208,7 +211,7 @@ def _threat(adv: Adversary, current: bool) -> Threat:
         fatigue=0 if adv.kind is Kind.HORDE else adv.fatigue_boxes - (adv.fatigue_ticked if current else 0),
         endurance=cap(adv, Capability.ENDURANCE),
         evasion=cap(adv, Capability.EVASION),
-        armour=sum(p.armour_left if current else p.armour for p in adv.parts if not (current and p.destroyed)),
+        armour=sum(p.armour_left if current else p.armour for i, p in enumerate(adv.parts) if not (current and part_destroyed(adv, i))),
         tenacity=adv.tenacity,
         actions=adv.action_points,
         best_card=best.name if best else "",

@@ -35,3 +35,8 @@ def sheet_after(result: Result) -> dict[str, Any]:
 
 def kinds(result: Result) -> list[str]:
     return [e.kind for e in result.events]
+
+
+def with_ticks(adv: Adversary, ticks: dict[int, int]) -> Adversary:
+    """``adv`` with block ``k`` (index in ``adv.blocks``) ticked ``ticks[k]`` times."""
+    return replace(adv, blocks=tuple(replace(b, ticked=ticks.get(k, b.ticked)) for k, b in enumerate(adv.blocks)))

@@ -42,7 +42,7 @@ from rulesets.quadrature.sheet import (
     threat,
 )
 
-from .helpers import BASE, PRUDENT, attack, hit, kinds, sheet_after
+from .helpers import BASE, PRUDENT, attack, hit, kinds, sheet_after, with_ticks
 
 D, M, N = Rung.DANGER, Rung.MENACE, Rung.NUISANCE
 
@@ -111,7 +111,7 @@ def test_more_than_four_dice_keep_the_four_highest_and_count_fives_among_them():
 
 def test_star_needs_as_many_fives_as_the_card_requires():
     card = Card("Double cinq", 1, 3, star_fives=2, star=Effect(bleed=1), success=Effect(light=1))
-    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps", (Block(4),)),))
+    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps"),), blocks=(Block(4),))
     one = attack(adv, 1, 5, [5, 4, 3, 2])
     two = attack(adv, 1, 5, [5, 5, 3, 2])
     assert (one.numbers["star"], one.numbers["pc_bleed"]) == (False, 0)
@@ -137,7 +137,7 @@ def test_each_mental_state_shifts_the_dice_as_the_table_says():
 
 def test_playing_a_card_pays_its_fatigue_cost_from_endurance_first():
     card = Card("Cri", 1, 4, fatigue_cost=3, success=Effect(down=1))
-    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps", (Block(4),)),), endurance_tokens=2)
+    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps"),), blocks=(Block(4),), endurance_tokens=2)
     result = attack(adv, 1, 5, [4, 4, 4, 4])
     sheet = sheet_after(result)
     assert (sheet["endurance_tokens"], sheet["fatigue_ticked"]) == (0, 1)
@@ -145,23 +145,21 @@ def test_playing_a_card_pays_its_fatigue_cost_from_endurance_first():
 
 def test_a_fresh_creature_pays_a_fatigue_cost_for_free():
     card = Card("Cri", 1, 4, fatigue_cost=2, success=Effect(down=1))
-    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps", (Block(4),)),), endurance_tokens=2)
+    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps"),), blocks=(Block(4),), endurance_tokens=2)
     sheet = sheet_after(attack(adv, 1, 5, [4, 4, 4, 4]))
     assert (sheet["endurance_tokens"], sheet["fatigue_ticked"]) == (0, 0)
 
 
 def test_a_card_whose_cost_would_fill_the_fatigue_track_cannot_be_played():
     card = Card("Cri", 1, 4, fatigue_cost=3, success=Effect(down=1))
-    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps", (Block(4),)),), endurance_tokens=0, fatigue_boxes=5, fatigue_ticked=2)
+    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps"),), blocks=(Block(4),), endurance_tokens=0, fatigue_boxes=5, fatigue_ticked=2)
     with pytest.raises(ScenarioError) as err:
         parse(Scenario, to_data(Scenario(adversary=adv, card=1)))
     assert "remplirait la piste de fatigue" in err.value.errors["card"]
 
 
 def test_an_action_whose_block_is_destroyed_leaves_the_deck():
-    parts = list(BASE.parts)
-    parts[2] = replace(parts[2], blocks=(replace(parts[2].blocks[0], ticked=3),))
-    adv = replace(BASE, parts=tuple(parts))
+    adv = with_ticks(BASE, {3: 3})
     assert not card_available(adv, adv.deck[3])
     with pytest.raises(ScenarioError) as err:
         parse(Scenario, to_data(Scenario(adversary=adv, card=4)))
@@ -173,7 +171,8 @@ def test_a_destroyed_cost_block_raises_the_card_cost():
     adv = replace(
         PRUDENT,
         deck=(card,),
-        parts=(Part("Pattes", (Block(2, ticked=2, capability=Capability.ACTION_COST, value=1, label="Bond"), Block(3))),),
+        parts=(Part("Pattes"),),
+        blocks=(Block(2, ticked=2, capability=Capability.ACTION_COST, value=1, label="Bond"), Block(3)),
     )
     assert card_cost(adv, card) == 2
     result = attack(adv, 1, 5, [4, 4, 4, 4])
@@ -269,11 +268,9 @@ def test_a_missed_attack_applies_the_failure_effect_only():
 
 
 def test_light_wounds_fill_blocks_top_to_bottom_and_overflow_into_the_next():
-    parts = list(BASE.parts)
-    parts[1] = replace(parts[1], blocks=(replace(parts[1].blocks[0], ticked=3), parts[1].blocks[1]))
-    result = hit(replace(BASE, parts=tuple(parts)), Effect(light=5))  # 5 − 2 = 3
+    result = hit(with_ticks(BASE, {1: 3}), Effect(light=5))  # 5 − 2 = 3
     sheet = sheet_after(result)
-    assert [b["ticked"] for b in sheet["parts"][1]["blocks"]] == [4, 2]
+    assert [b["ticked"] for b in sheet["blocks"][1:3]] == [4, 2]
     assert result.numbers["blocks_destroyed"] == 1
     assert sheet["endurance_tokens"] == BASE.endurance_tokens  # tokens stay; regeneration drops next round
 
@@ -282,7 +279,7 @@ def test_wounds_beyond_the_last_block_of_a_part_are_lost():
     result = hit(BASE, Effect(light=10), part=4)  # Pattes: 3 boxes, no armour
     assert result.numbers["boxes_ticked"] == 3
     assert "overflow" in kinds(result)
-    assert sheet_after(result)["parts"][0]["blocks"][0]["ticked"] == 0
+    assert sheet_after(result)["blocks"][0]["ticked"] == 0
 
 
 def test_cracked_armour_protects_less_against_light_wounds():
@@ -292,13 +289,15 @@ def test_cracked_armour_protects_less_against_light_wounds():
 
 
 def test_carapace_armour_to_other_parts_stops_when_its_block_is_destroyed():
-    carapace = Part("Carapace", (Block(2, capability=Capability.ARMOUR_OTHERS, value=2),), armour=3)
-    legs = Part("Pattes", (Block(5),))
-    adv = replace(PRUDENT, parts=(carapace, legs))
+    adv = replace(
+        PRUDENT,
+        parts=(Part("Carapace", armour=3), Part("Pattes")),
+        blocks=(Block(2, capability=Capability.ARMOUR_OTHERS, value=2, part=1), Block(5, part=2)),
+    )
     assert armour_bonus(adv, 1) == 2
     assert armour_bonus(adv, 0) == 0
     assert hit(adv, Effect(light=4), part=2).numbers["light_passed"] == 2
-    broken = replace(adv, parts=(replace(carapace, blocks=(Block(2, ticked=2, capability=Capability.ARMOUR_OTHERS, value=2),)), legs))
+    broken = with_ticks(adv, {0: 2})
     assert hit(broken, Effect(light=4), part=2).numbers["light_passed"] == 4
 
 
@@ -315,9 +314,8 @@ def test_natural_armour_ignores_small_attacks_but_keeps_minimum_one_above():
 
 
 def test_the_heavy_wound_chain_goes_evasion_then_armour_then_block():
-    parts = list(PRUDENT.parts)
-    parts[2] = replace(parts[2], blocks=(Block(3), Block(2, capability=Capability.ACTION, label="Morsure")))  # Mâchoires 🛡️ 1
-    adv = replace(PRUDENT, parts=tuple(parts), evasion_tokens=1)
+    blocks = (*PRUDENT.blocks[:3], Block(3, part=3), Block(2, capability=Capability.ACTION, label="Morsure", part=3), PRUDENT.blocks[4])
+    adv = replace(PRUDENT, blocks=blocks, evasion_tokens=1)  # Mâchoires 🛡️ 1
     result = hit(adv, Effect(heavy=3), part=3)
     chain = [k for k in kinds(result) if k in {"evasion", "armour_box", "block_destroyed"}]
     assert chain == ["evasion", "armour_box", "block_destroyed", "block_destroyed"]
@@ -327,13 +325,11 @@ def test_the_heavy_wound_chain_goes_evasion_then_armour_then_block():
     assert "overflow" in kinds(result)
     sheet = sheet_after(result)
     assert sheet["parts"][2]["armour_lost"] == 1
-    assert [b["ticked"] for b in sheet["parts"][2]["blocks"]] == [3, 2]
+    assert [b["ticked"] for b in sheet["blocks"][3:5]] == [3, 2]
 
 
 def test_a_heavy_wound_on_a_destroyed_part_has_no_effect():
-    parts = list(BASE.parts)
-    parts[3] = replace(parts[3], blocks=(replace(parts[3].blocks[0], ticked=3),))
-    result = hit(replace(BASE, parts=tuple(parts)), Effect(heavy=1), part=4)
+    result = hit(with_ticks(BASE, {4: 3}), Effect(heavy=1), part=4)
     assert "heavy_lost" in kinds(result)
     assert result.numbers["blocks_destroyed"] == 0
 
@@ -355,7 +351,7 @@ def test_a_stunned_creature_cannot_use_evasion():
 
 
 def test_destroying_every_part_kills_the_creature():
-    adv = replace(PRUDENT, parts=(Part("Corps", (Block(2, ticked=1),)),))
+    adv = replace(PRUDENT, parts=(Part("Corps"),), blocks=(Block(2, ticked=1),))
     result = hit(adv, Effect(light=1), part=1)
     assert result.outcome == "destroyed"
     assert result.numbers["destroyed"] is True
@@ -388,26 +384,21 @@ def _round(adv: Adversary, **settings: bool):
 
 
 def test_bleeding_ticks_the_most_damaged_block_ignoring_armour_then_closes_one_notch():
-    parts = list(BASE.parts)
-    parts[2] = replace(parts[2], blocks=(replace(parts[2].blocks[0], ticked=1),))
-    parts[1] = replace(parts[1], blocks=(parts[1].blocks[0], replace(parts[1].blocks[1], ticked=1)))
-    result = _round(replace(BASE, parts=tuple(parts), bleeding=1))
+    result = _round(replace(with_ticks(BASE, {3: 1, 2: 1}), bleeding=1))
     sheet = sheet_after(result)
     # Tie on ticked boxes (1): the block with fewest boxes left wins — Mâchoires (2 left) over Corps (3 left).
-    assert sheet["parts"][2]["blocks"][0]["ticked"] == 2
-    assert sheet["parts"][1]["blocks"][1]["ticked"] == 1
+    assert sheet["blocks"][3]["ticked"] == 2
+    assert sheet["blocks"][2]["ticked"] == 1
     assert result.numbers["bleeding"] == 0
 
 
 def test_bleeding_on_a_fresh_sheet_falls_on_the_first_smallest_block():
     result = _round(replace(BASE, bleeding=1))
-    assert sheet_after(result)["parts"][0]["blocks"][0]["ticked"] == 1
+    assert sheet_after(result)["blocks"][0]["ticked"] == 1
 
 
 def test_start_of_round_tokens_come_only_from_intact_blocks():
-    parts = list(BASE.parts)
-    parts[0] = replace(parts[0], blocks=(replace(parts[0].blocks[0], ticked=3),))  # Tête destroyed: no ◇
-    result = _round(replace(BASE, parts=tuple(parts), endurance_tokens=1, stability_tokens=1))
+    result = _round(replace(with_ticks(BASE, {0: 3}), endurance_tokens=1, stability_tokens=1))  # Tête destroyed: no ◇
     assert result.numbers["endurance_tokens"] == 2
     assert result.numbers["stability_tokens"] == 0
 
@@ -418,9 +409,7 @@ def test_unused_tokens_can_accumulate_as_a_setting():
 
 
 def test_the_deck_after_a_round_lists_only_what_the_creature_still_has():
-    parts = list(BASE.parts)
-    parts[3] = replace(parts[3], blocks=(replace(parts[3].blocks[0], ticked=2),))
-    result = _round(replace(BASE, parts=tuple(parts), bleeding=1))
+    result = _round(replace(with_ticks(BASE, {4: 2}), bleeding=1))
     deck = next(e for e in result.events if e.kind == "deck")
     assert deck.data["lost"] == ["Harcèlement"]
     assert result.numbers["cards_available"] == 3
@@ -474,7 +463,8 @@ HORDE = Adversary(
     menace=2,
     nuisance=2,
     guard=9,
-    parts=(Part("Meute", (Block(3), Block(3), Block(3))),),
+    parts=(Part("Meute"),),
+    blocks=(Block(3), Block(3), Block(3)),
     fatigue_boxes=0,
     endurance_tokens=0,
     stability_tokens=1,
@@ -511,7 +501,7 @@ def test_a_horde_without_stability_loses_a_member_per_push():
 
 
 def test_a_horde_losing_members_changes_state_and_garde():
-    adv = replace(HORDE, parts=(Part("Meute", (Block(3, ticked=3), Block(3, ticked=1), Block(3))),))  # 5 left: neutral
+    adv = with_ticks(HORDE, {0: 3, 1: 1})  # 5 left: neutral
     assert hit(adv, Effect(light=1), part=1).numbers["garde"] == 9
     result = hit(adv, Effect(heavy=1, down=1), part=1, score=20)  # 💢 + 🔻 (◇) + 🔻 (no ◇ → 💢) → 3 left
     assert result.numbers["members_after"] == 3
@@ -567,9 +557,7 @@ def test_threat_level_adds_two_per_nuisance_die_and_multiplies_per_danger_die():
 
 
 def test_current_threat_counts_only_what_the_creature_still_has():
-    parts = list(BASE.parts)
-    parts[3] = replace(parts[3], blocks=(replace(parts[3].blocks[0], ticked=3),))
-    adv = replace(BASE, parts=tuple(parts))
+    adv = with_ticks(BASE, {4: 3})
     assert threat(adv, current=True).blocks == 4
     assert threat(adv).blocks == 5
 

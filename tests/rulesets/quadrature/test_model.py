@@ -46,10 +46,18 @@ def test_fewer_than_four_dice_are_refused():
 
 def test_more_ticked_boxes_than_boxes_are_refused_on_the_block():
     data = to_data(Scenario())
-    data["adversary"]["parts"][0]["blocks"][0]["ticked"] = 3
-    data["adversary"]["parts"][0]["blocks"][0]["boxes"] = 2
+    data["adversary"]["blocks"][0]["ticked"] = 3
+    data["adversary"]["blocks"][0]["boxes"] = 2
     errors = _errors(data)
-    assert "plus de cases cochées" in errors["adversary.parts.0.blocks.0.ticked"]
+    assert "plus de cases cochées" in errors["adversary.blocks.0.ticked"]
+
+
+def test_a_block_of_a_part_the_sheet_does_not_have_is_refused():
+    data = to_data(Scenario())
+    data["adversary"]["blocks"][4]["part"] = 6
+    errors = _errors(data)
+    assert "n'a que 4 partie(s)" in errors["adversary.blocks.4.part"]
+    assert "aucun bloc" in errors["adversary.parts.3.name"]
 
 
 def test_more_destroyed_armour_than_armour_is_refused():
@@ -60,8 +68,8 @@ def test_more_destroyed_armour_than_armour_is_refused():
 
 def test_a_block_granting_an_unknown_action_is_refused():
     data = to_data(Scenario())
-    data["adversary"]["parts"][2]["blocks"][0]["label"] = "Griffure"
-    assert "aucune action « Griffure »" in _errors(data)["adversary.parts.2.blocks.0.label"]
+    data["adversary"]["blocks"][3]["label"] = "Griffure"
+    assert "aucune action « Griffure »" in _errors(data)["adversary.blocks.3.label"]
 
 
 def test_a_card_number_beyond_the_deck_is_refused():

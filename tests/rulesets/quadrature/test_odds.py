@@ -17,7 +17,7 @@ from rulesets.quadrature.engine import dice_for, read_adversary_roll, resolve
 from rulesets.quadrature.model import DiceFaces, Effect, Mental, Mode, Pc, PcSource, PlayerFaces, Rung, Scenario, Traits
 from rulesets.quadrature.odds import adversary_roll, dice_stats, odds, pc_distribution, power_table
 
-from .helpers import BASE, PRUDENT
+from .helpers import BASE, PRUDENT, with_ticks
 
 odds_module = sys.modules["rulesets.quadrature.odds"]
 D, M, N = Rung.DANGER, Rung.MENACE, Rung.NUISANCE
@@ -166,9 +166,7 @@ def test_every_available_card_gets_its_own_odds_against_the_garde():
 
 
 def test_a_card_with_a_destroyed_block_gets_no_odds():
-    parts = list(PRUDENT.parts)
-    parts[2] = replace(parts[2], blocks=(replace(parts[2].blocks[0], ticked=3),))
-    result = odds(Scenario(adversary=replace(PRUDENT, parts=tuple(parts)), card=2, pc=Pc(score=12)))
+    result = odds(Scenario(adversary=with_ticks(PRUDENT, {3: 3}), card=2, pc=Pc(score=12)))
     assert "card.4.success" not in [c for c, _l, _v in result.expectations]
 
 
