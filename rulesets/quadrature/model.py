@@ -195,7 +195,7 @@ NO_EFFECT = Effect()
 class Card:
     """An adversary action card: cost ⚫, initiative, fatigue cost, ⭐ Repérez X 5 / ✅ / ❌ (no ⚠️)."""
 
-    name: Annotated[str, Spec(label=_("Nom de l'action"), max_length=80)]
+    name: Annotated[str, Spec(label=_("Nom de l'action"), max_length=80, help=_("Vide : ligne ignorée."))]
     cost: Annotated[int, Spec(label=_("Coût ⚫"), ge=0, le=5)] = 1
     initiative: Annotated[int, Spec(label=_("Initiative"), ge=0, le=10)] = 3
     fatigue_cost: Annotated[int, Spec(label=_("Coût de fatigue 💧"), ge=0, le=10)] = 0
@@ -211,7 +211,7 @@ class Card:
 class Block:
     """A block of boxes ▢ of a body part (a horde: a group of members, one token 🕷️)."""
 
-    boxes: Annotated[int, Spec(label=_("Cases ▢"), ge=1, le=20)] = 3
+    boxes: Annotated[int, Spec(label=_("Cases ▢"), ge=0, le=20, help=_("0 : ligne vide, ignorée."))] = 3
     ticked: Annotated[int, Spec(label=_("Cases cochées"), ge=0, le=20)] = 0
     capability: Annotated[Capability, Spec(label=_("Capacité conférée"))] = Capability.OTHER
     value: Annotated[int, Spec(label=_("Valeur de la capacité"), ge=0, le=10)] = 0
@@ -373,12 +373,28 @@ class Adversary:
     entangled: Annotated[bool, Spec(label=_("Entravé 🕸️"))] = False
     horde: Annotated[HordeRules, Spec(label=_("Règles de horde"))] = HordeRules()
 
+    def __post_init__(self) -> None:
+        # Empty rows (a block of 0 boxes, a card or a part without a name) are form padding: drop them.
+        # Parts are dropped only from the end, so the blocks' part numbers keep their meaning.
+        blocks = tuple(b for b in self.blocks if b.boxes > 0)
+        deck = tuple(c for c in self.deck if c.name)
+        parts = list(self.parts)
+        while len(parts) > 1 and not parts[-1].name and not any(b.part == len(parts) for b in blocks):
+            parts.pop()
+        object.__setattr__(self, "blocks", blocks or self.blocks[:1])
+        object.__setattr__(self, "deck", deck or self.deck[:1])
+        object.__setattr__(self, "parts", tuple(parts))
+
     @property
     def dice_count(self) -> int:
         return self.danger + self.menace + self.nuisance
 
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
+        if any(b.boxes == 0 for b in self.blocks):
+            errors["blocks"] = _("Il faut au moins un bloc d'au moins une case.")
+        if not any(c.name for c in self.deck):
+            errors["deck"] = _("Il faut au moins une action nommée dans le deck.")
         if self.dice_count < 4:
             errors["nuisance"] = _("Un adversaire lance au moins quatre dés (il en a {n}).").format(n=self.dice_count)
         elif self.dice_count > 8:

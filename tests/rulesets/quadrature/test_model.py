@@ -122,3 +122,21 @@ def test_server_rolls_are_reproducible_from_the_seed():
     b = request_resolve(RULESET, {"scenario": {}, "seed": 42}).result
     assert a.numbers == b.numbers
     assert a.dice.seed == 42
+
+
+def test_empty_rows_of_a_padded_form_are_ignored():
+    data = to_data(Scenario())
+    data["adversary"]["blocks"].append({"boxes": 0})
+    data["adversary"]["deck"].append({"name": ""})
+    data["adversary"]["parts"].append({"name": ""})
+    scenario = parse(Scenario, data)
+    assert len(scenario.adversary.blocks) == 5
+    assert len(scenario.adversary.deck) == 4
+    assert len(scenario.adversary.parts) == 4
+
+
+def test_a_sheet_with_only_empty_blocks_is_refused():
+    data = to_data(Scenario())
+    data["adversary"]["blocks"] = [{"boxes": 0, "part": 1}]
+    data["adversary"]["parts"] = [{"name": "Corps"}]
+    assert "au moins un bloc" in _errors(data)["adversary.blocks"]
