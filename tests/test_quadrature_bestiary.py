@@ -112,7 +112,9 @@ def test_a_factory_sheet_becomes_scenario_data():
     BlockFactory(part=part, boxes=4, capability="action", card=card)
     DeckEntryFactory(adversary=part.adversary, card=card)
     data = selectors.adversary_data(part.adversary)
-    assert data["blocks"] == [{"boxes": 4, "ticked": 0, "capability": "action", "value": 0, "label": "Pince", "part": 1}]
+    assert data["blocks"] == [
+        {"boxes": 4, "ticked": 0, "capability": "action", "value": 0, "label": "Pince", "part": 1}
+    ]
     assert data["deck"][0]["success"]["light"] == 3
     sheet = parse(SheetModel, data)
     assert sheet.parts[0].name == "Carapace"
@@ -145,5 +147,7 @@ def test_an_adversary_without_a_power_level_still_plays():
     BlockFactory(part=part)
     DeckEntryFactory(adversary=adversary, card=CardEffectFactory().card)
     data = selectors.adversary_data(adversary)
-    result = services.resolution_resolve(ruleset=RULESET, payload={"scenario": {"adversary": data, "card": 1}, "seed": 2})
+    result = services.resolution_resolve(
+        ruleset=RULESET, payload={"scenario": {"adversary": data, "card": 1}, "seed": 2}
+    )
     assert result.result.outcome in {"success", "failure"}

@@ -84,7 +84,17 @@ def test_loading_a_small_creature_over_a_large_one_blanks_the_extra_rows(client)
 
 def test_posting_without_javascript_redirects_to_a_permalink_that_shows_the_result(client):
     values = form_values(load(client, "Brigand vétéran"))
-    values.update({"mode": "adversary_attack", "card": "2", "pc.score": "12", "dice.adv.1": "5", "dice.adv.2": "4", "dice.adv.3": "3", "dice.adv.4": "2"})
+    values.update(
+        {
+            "mode": "adversary_attack",
+            "card": "2",
+            "pc.score": "12",
+            "dice.adv.1": "5",
+            "dice.adv.2": "4",
+            "dice.adv.3": "3",
+            "dice.adv.4": "2",
+        }
+    )
     response = client.post("/quadrature/", values)
     assert response.status_code == 303
     link = response["Location"]
@@ -100,7 +110,9 @@ def test_posting_without_javascript_redirects_to_a_permalink_that_shows_the_resu
 
 def test_a_pc_attack_shows_the_wound_chain_and_offers_the_other_parts(client):
     values = form_values(load(client, "Scarabée-forteresse"))
-    values.update({"mode": "pc_attack", "target_part": "2", "pc.score": "20", "pc_success.heavy": "1", "pc_success.light": "2"})
+    values.update(
+        {"mode": "pc_attack", "target_part": "2", "pc.score": "20", "pc_success.heavy": "1", "pc_success.light": "2"}
+    )
     response = client.post("/quadrature/", values, **HTMX)
     assert response.status_code == 200
     body = text(response)
@@ -112,7 +124,9 @@ def test_a_pc_attack_shows_the_wound_chain_and_offers_the_other_parts(client):
 
 def test_the_end_of_round_link_carries_the_sheet_after_the_exchange(client):
     values = form_values(load(client, "Loup des cendres"))
-    values.update({"mode": "pc_attack", "target_part": "3", "pc.score": "20", "pc_success.light": "3", "pc_success.bleed": "1"})
+    values.update(
+        {"mode": "pc_attack", "target_part": "3", "pc.score": "20", "pc_success.light": "3", "pc_success.bleed": "1"}
+    )
     page = client.get(client.post("/quadrature/", values)["Location"])
     link = next(
         html.unescape(m.group(1))
@@ -180,7 +194,9 @@ def test_a_deck_card_can_be_loaded_from_the_bestiary(client):
 
 
 def test_the_printable_sheet_has_a5_landscape_print_css(client):
+    from pathlib import Path
+
     from django.contrib.staticfiles import finders
 
-    css = open(finders.find("css/quadrature.css"), encoding="utf-8").read()
+    css = Path(finders.find("css/quadrature.css")).read_text(encoding="utf-8")
     assert "@page { size: A5 landscape" in css

@@ -59,8 +59,14 @@ class AdversaryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_select_related = ["power"]
     inlines = [BodyPartInline, BlockInline, DeckEntryInline]
     fieldsets = [
-        (None, {"fields": ["name", "kind", "power", ("danger", "menace", "nuisance"), ("guard_type", "guard"), "notes"]}),
-        ("Ressources", {"fields": [("fatigue_boxes", "tenacity"), ("action_points", "reactions", "speed"), "disposition"]}),
+        (
+            None,
+            {"fields": ["name", "kind", "power", ("danger", "menace", "nuisance"), ("guard_type", "guard"), "notes"]},
+        ),
+        (
+            "Ressources",
+            {"fields": [("fatigue_boxes", "tenacity"), ("action_points", "reactions", "speed"), "disposition"]},
+        ),
         (
             "Traits",
             {

@@ -68,8 +68,12 @@ class ActionCard(models.Model):
     icon = models.CharField(_("icône"), max_length=4, blank=True)
     cost = models.PositiveSmallIntegerField(_("coût ⚫"), default=1, validators=[MaxValueValidator(5)])
     initiative = models.PositiveSmallIntegerField(_("initiative"), default=3, validators=[MaxValueValidator(10)])
-    fatigue_cost = models.PositiveSmallIntegerField(_("coût de fatigue 💧"), default=0, validators=[MaxValueValidator(10)])
-    attack = models.BooleanField(_("jet contre la Garde"), default=True, help_text=_("Décocher pour un déplacement sans jet."))
+    fatigue_cost = models.PositiveSmallIntegerField(
+        _("coût de fatigue 💧"), default=0, validators=[MaxValueValidator(10)]
+    )
+    attack = models.BooleanField(
+        _("jet contre la Garde"), default=True, help_text=_("Décocher pour un déplacement sans jet.")
+    )
     star_fives = models.PositiveSmallIntegerField(
         _("⭐ Repérez X 5 : X"), default=1, validators=[MinValueValidator(1), MaxValueValidator(4)]
     )
@@ -113,25 +117,40 @@ class CardEffect(models.Model):
         return f"{self.card.name} — {self.get_slot_display()}"
 
     def data(self) -> dict[str, object]:
-        return {k: getattr(self, k) for k in ("fatigue", "light", "heavy", "up", "down", "bleed", "stunned", "entangled")}
+        return {
+            k: getattr(self, k) for k in ("fatigue", "light", "heavy", "up", "down", "bleed", "stunned", "entangled")
+        }
 
 
 class Adversary(models.Model):
     """An adversary sheet (A5 landscape), or a horde (``kind = horde``)."""
 
     name = models.CharField(_("nom"), max_length=80, unique=True)
-    kind = models.CharField(_("type de fiche"), max_length=10, choices=_choices(EngineKind), default=EngineKind.CREATURE.value)
+    kind = models.CharField(
+        _("type de fiche"), max_length=10, choices=_choices(EngineKind), default=EngineKind.CREATURE.value
+    )
     power = models.ForeignKey(
-        PowerLevel, verbose_name=_("puissance"), on_delete=models.PROTECT, related_name="adversaries", null=True, blank=True
+        PowerLevel,
+        verbose_name=_("puissance"),
+        on_delete=models.PROTECT,
+        related_name="adversaries",
+        null=True,
+        blank=True,
     )
     danger = models.PositiveSmallIntegerField(_("dés de Danger 🟫"), default=0, validators=[MaxValueValidator(8)])
     menace = models.PositiveSmallIntegerField(_("dés de Menace ⬜"), default=4, validators=[MaxValueValidator(8)])
     nuisance = models.PositiveSmallIntegerField(_("dés de Nuisance 🟧"), default=0, validators=[MaxValueValidator(8)])
-    guard_type = models.CharField(_("type de Garde"), max_length=10, choices=_choices(EngineGuardType), default="esquive")
+    guard_type = models.CharField(
+        _("type de Garde"), max_length=10, choices=_choices(EngineGuardType), default="esquive"
+    )
     guard = models.PositiveSmallIntegerField(_("Garde"), default=10, validators=[MaxValueValidator(30)])
-    fatigue_boxes = models.PositiveSmallIntegerField(_("cases de fatigue 💧"), default=4, validators=[MaxValueValidator(20)])
+    fatigue_boxes = models.PositiveSmallIntegerField(
+        _("cases de fatigue 💧"), default=4, validators=[MaxValueValidator(20)]
+    )
     tenacity = models.PositiveSmallIntegerField(_("Ténacité 🧠"), default=2, validators=[MaxValueValidator(10)])
-    action_points = models.PositiveSmallIntegerField(_("points d'action ⚫"), default=2, validators=[MaxValueValidator(6)])
+    action_points = models.PositiveSmallIntegerField(
+        _("points d'action ⚫"), default=2, validators=[MaxValueValidator(6)]
+    )
     reactions = models.PositiveSmallIntegerField(_("réactions ⚡"), default=0, validators=[MaxValueValidator(4)])
     speed = models.PositiveSmallIntegerField(_("vitesse 🚶"), default=6, validators=[MaxValueValidator(30)])
     disposition = models.CharField(
@@ -192,7 +211,12 @@ class Block(models.Model):
     capability = models.CharField(_("capacité"), max_length=16, choices=_choices(EngineCapability), default="other")
     value = models.PositiveSmallIntegerField(_("valeur"), default=0, validators=[MaxValueValidator(10)])
     card = models.ForeignKey(
-        ActionCard, verbose_name=_("action conférée"), on_delete=models.PROTECT, null=True, blank=True, related_name="blocks"
+        ActionCard,
+        verbose_name=_("action conférée"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="blocks",
     )
     label = models.CharField(_("libellé"), max_length=80, blank=True)
 

@@ -12,7 +12,14 @@ from rulesets.quadrature.model import Capability, DiceFaces, Kind, Mental
 from rulesets.quadrature.odds import DiceStats, power_table
 
 NO_EFFECT: dict[str, Any] = {
-    "fatigue": 0, "light": 0, "heavy": 0, "up": 0, "down": 0, "bleed": 0, "stunned": False, "entangled": False,
+    "fatigue": 0,
+    "light": 0,
+    "heavy": 0,
+    "up": 0,
+    "down": 0,
+    "bleed": 0,
+    "stunned": False,
+    "entangled": False,
 }
 
 
@@ -52,7 +59,10 @@ def card_data(card: ActionCard) -> dict[str, Any]:
         "attack": card.attack,
         "star_fives": card.star_fives,
         "text": card.text,
-        **{slot: (effects[slot].data() if slot in effects else dict(NO_EFFECT)) for slot in ("star", "success", "failure")},
+        **{
+            slot: (effects[slot].data() if slot in effects else dict(NO_EFFECT))
+            for slot in ("star", "success", "failure")
+        },
     }
 
 
@@ -84,7 +94,9 @@ def adversary_data(adv: Adversary) -> dict[str, Any]:
         "nuisance": adv.nuisance,
         "guard_type": adv.guard_type,
         "guard": adv.guard,
-        "parts": [{"name": p.name, "armour": p.armour, "armour_lost": 0, "natural_armour": p.natural_armour} for p in parts],
+        "parts": [
+            {"name": p.name, "armour": p.armour, "armour_lost": 0, "natural_armour": p.natural_armour} for p in parts
+        ],
         "blocks": [
             {
                 "boxes": b.boxes,

@@ -90,7 +90,13 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         add("members_after", _("Membres restants"))
     elif s.mode is Mode.ROUND:
         add("bleed_ticked", _("Cases perdues par hémorragie"))
-        rows.append(("tokens", _("Jetons de la manche"), f"🫁 {n['endurance_tokens']} · 🍀 {n['evasion_tokens']} · ◇ {n['stability_tokens']}"))
+        rows.append(
+            (
+                "tokens",
+                _("Jetons de la manche"),
+                f"🫁 {n['endurance_tokens']} · 🍀 {n['evasion_tokens']} · ◇ {n['stability_tokens']}",
+            )
+        )
         rows.append(("cards_available", _("Actions encore au deck"), str(n["cards_available"])))
     rows.append(("threat", _("Niveau de menace 💀"), str(n.get("threat_label", ""))))
     return rows
@@ -109,7 +115,9 @@ def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]
         if s.mode is not Mode.ROUND:
             out.append((_("Fin de manche avec la fiche obtenue"), {**carried, "mode": Mode.ROUND.value}, False))
         else:
-            out.append((_("L'adversaire attaque (fiche obtenue)"), {**carried, "mode": Mode.ADVERSARY_ATTACK.value}, False))
+            out.append(
+                (_("L'adversaire attaque (fiche obtenue)"), {**carried, "mode": Mode.ADVERSARY_ATTACK.value}, False)
+            )
             out.append((_("Un personnage attaque (fiche obtenue)"), {**carried, "mode": Mode.PC_ATTACK.value}, False))
     return out
 

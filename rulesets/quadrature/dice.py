@@ -47,11 +47,19 @@ def adversary_steps(adv: Adversary, card: Card | None, matchup: int, pc: Pc, set
     if adv.kind is Kind.HORDE:
         mood = horde_mood(adv)
         if settings.horde_mood_steps and HORDE_ATTACK[mood]:
-            out.append(Step(_("Horde {mood}").format(mood=mood.label), HORDE_ATTACK[mood], rule("Hordes — États mentaux simplifiés")))
+            out.append(
+                Step(
+                    _("Horde {mood}").format(mood=mood.label),
+                    HORDE_ATTACK[mood],
+                    rule("Hordes — États mentaux simplifiés"),
+                )
+            )
     elif MENTAL_STEPS[adv.mental]:
         out.append(Step(adv.mental.label, MENTAL_STEPS[adv.mental], rule("États mentaux (4 états)")))
     if matchup:
-        out.append(Step(_("Matchup 🟩") if matchup > 0 else _("Matchup 🟥"), matchup, rule("Avantage et désavantage 🟩🟥")))
+        out.append(
+            Step(_("Matchup 🟩") if matchup > 0 else _("Matchup 🟥"), matchup, rule("Avantage et désavantage 🟩🟥"))
+        )
     if (
         card is not None
         and adv.traits.bloodthirsty
@@ -68,7 +76,9 @@ def adversary_rungs(adv: Adversary, steps: int) -> list[Rung]:
 
 def adversary_slots(rungs: list[Rung], faces: DiceFaces) -> tuple[DiceSlot, ...]:
     return tuple(
-        DiceSlot(key=f"adv.{i}", die=rung_die(r, faces), label=_("Dé d'adversaire n°{i} ({die})").format(i=i, die=r.label))
+        DiceSlot(
+            key=f"adv.{i}", die=rung_die(r, faces), label=_("Dé d'adversaire n°{i} ({die})").format(i=i, die=r.label)
+        )
         for i, r in enumerate(rungs, start=1)
     )
 
@@ -94,14 +104,18 @@ def pc_pool(pc: Pc, faces: PlayerFaces) -> PcPool:
     ups = min(pc.skill_upgrades, pc.skill)
     skill = (upgraded,) * ups + (yellow,) * (pc.skill - ups) + (weak,) * max(0, 2 - pc.skill)
     edge_die = Die(name="🟩", faces=faces.advantage) if pc.advantage > 0 else Die(name="🟥", faces=faces.disadvantage)
-    return PcPool(characteristic, skill, Die(name="⬜", faces=faces.alea), (edge_die,) * abs(pc.advantage), pc.advantage)
+    return PcPool(
+        characteristic, skill, Die(name="⬜", faces=faces.alea), (edge_die,) * abs(pc.advantage), pc.advantage
+    )
 
 
 def pc_slots(pc: Pc, faces: PlayerFaces) -> tuple[DiceSlot, ...]:
     pool = pc_pool(pc, faces)
     who = pc.name
     slots = [
-        DiceSlot(key=f"pc.car.{i}", die=d, label=_("{who} : caractéristique {die} n°{i}").format(who=who, die=d.name, i=i))
+        DiceSlot(
+            key=f"pc.car.{i}", die=d, label=_("{who} : caractéristique {die} n°{i}").format(who=who, die=d.name, i=i)
+        )
         for i, d in enumerate(pool.characteristic, start=1)
     ]
     slots += [
@@ -126,7 +140,9 @@ class PcScore:
     critique: bool
 
 
-def pc_score(characteristic: tuple[int, ...], skill: tuple[int, ...], alea: tuple[int, ...], advantage: int, faces: PlayerFaces) -> PcScore:
+def pc_score(
+    characteristic: tuple[int, ...], skill: tuple[int, ...], alea: tuple[int, ...], advantage: int, faces: PlayerFaces
+) -> PcScore:
     """Best 🟦 + two best skill dice + the aléa (highest with 🟩, lowest with 🟥)."""
     best = max(characteristic)
     kept = sorted(skill, reverse=True)[:2]

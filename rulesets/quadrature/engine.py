@@ -185,7 +185,12 @@ class Work:
 
     def destroy_block(self, k: int, how: str) -> None:
         self.ticked[k] = self.adv.blocks[k].boxes
-        self._destroyed_event(k, _("{block} détruit ({how})").format(block=self.block_name(k), how=how), "Santé ♥️ et parties du corps", G_WOUNDS)
+        self._destroyed_event(
+            k,
+            _("{block} détruit ({how})").format(block=self.block_name(k), how=how),
+            "Santé ♥️ et parties du corps",
+            G_WOUNDS,
+        )
 
     def tick_part(self, i: int, n: int, section: str, report_overflow: bool = True) -> int:
         """Tick ``n`` boxes block by block, top to bottom; return the boxes that found no block."""
@@ -210,7 +215,9 @@ class Work:
                 boxes=take,
             )
             if self.block_left(k) == 0:
-                self._destroyed_event(k, _("{block} rempli, détruit").format(block=self.block_name(k)), section, G_WOUNDS)
+                self._destroyed_event(
+                    k, _("{block} rempli, détruit").format(block=self.block_name(k)), section, G_WOUNDS
+                )
         if n > 0 and report_overflow:
             self.bump("boxes_lost", n)
             self.emit(
@@ -228,10 +235,19 @@ class Work:
         """Tick one box of block ``k`` (bleeding ignores armour and Endurance)."""
         self.ticked[k] += 1
         self.bump("boxes_ticked")
-        self.emit("bleed_box", _("🩸 {block}").format(block=self.block_name(k)), f"{self.ticked[k]}/{self.adv.blocks[k].boxes}",
-                  "Hémorragie 🩸", G_ROUND, part=self.adv.blocks[k].part - 1, block=k)
+        self.emit(
+            "bleed_box",
+            _("🩸 {block}").format(block=self.block_name(k)),
+            f"{self.ticked[k]}/{self.adv.blocks[k].boxes}",
+            "Hémorragie 🩸",
+            G_ROUND,
+            part=self.adv.blocks[k].part - 1,
+            block=k,
+        )
         if self.block_left(k) == 0:
-            self._destroyed_event(k, _("{block} rempli, détruit").format(block=self.block_name(k)), "Hémorragie 🩸", G_ROUND)
+            self._destroyed_event(
+                k, _("{block} rempli, détruit").format(block=self.block_name(k)), "Hémorragie 🩸", G_ROUND
+            )
 
     def tick_members(self, n: int, section: str) -> None:
         """A horde: tick ``n`` members, group after group in sheet order."""
@@ -248,7 +264,11 @@ class Work:
         return sum(self.block_left(k) for k in range(len(self.ticked)))
 
     def exhausted(self) -> bool:
-        return self.adv.kind is Kind.CREATURE and self.adv.fatigue_boxes > 0 and self.fatigue_ticked >= self.adv.fatigue_boxes
+        return (
+            self.adv.kind is Kind.CREATURE
+            and self.adv.fatigue_boxes > 0
+            and self.fatigue_ticked >= self.adv.fatigue_boxes
+        )
 
 
 def capability_lost_text(capability: Capability, value: int, label: str) -> str:
@@ -280,19 +300,37 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
             w.evasion -= 1
             w.bump("evasion_spent")
             converted.append(3)
-            w.emit("evasion", _("💔 n°{n} : un jeton d'Évasion 🍀 la convertit en 3 💢").format(n=n), _("le coup ripe"),
-                   "Blessures graves 💔", G_WOUNDS, heavy=n)
+            w.emit(
+                "evasion",
+                _("💔 n°{n} : un jeton d'Évasion 🍀 la convertit en 3 💢").format(n=n),
+                _("le coup ripe"),
+                "Blessures graves 💔",
+                G_WOUNDS,
+                heavy=n,
+            )
         elif w.armour_left(part) > 0:
             w.armour_lost[part] += 1
             w.bump("armour_destroyed")
-            w.emit("armour_box", _("💔 n°{n} : annulée par l'armure de {part}").format(n=n, part=p.name),
-                   _("une case d'armure cède (🛡️ {a} restante)").format(a=w.armour_left(part)),
-                   "Blessures graves 💔", G_WOUNDS, heavy=n, part=part)
+            w.emit(
+                "armour_box",
+                _("💔 n°{n} : annulée par l'armure de {part}").format(n=n, part=p.name),
+                _("une case d'armure cède (🛡️ {a} restante)").format(a=w.armour_left(part)),
+                "Blessures graves 💔",
+                G_WOUNDS,
+                heavy=n,
+                part=part,
+            )
         else:
             top = next((k for k in part_blocks(w.adv, part) if w.block_left(k) > 0), None)
             if top is None:
-                w.emit("heavy_lost", _("💔 n°{n} : {part} est déjà détruite").format(n=n, part=p.name), _("sans effet"),
-                       "Blessures graves 💔", G_WOUNDS, heavy=n)
+                w.emit(
+                    "heavy_lost",
+                    _("💔 n°{n} : {part} est déjà détruite").format(n=n, part=p.name),
+                    _("sans effet"),
+                    "Blessures graves 💔",
+                    G_WOUNDS,
+                    heavy=n,
+                )
             else:
                 w.destroy_block(top, _("💔 sans armure ni Évasion"))
     if effect.heavy and w.stunned and w.adv.evasion_tokens:
@@ -305,22 +343,42 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
         bonus = armour_bonus(w.sheet(), part)
         armour = own + bonus
         if p.natural_armour and light < own:
-            w.emit("natural_armour", _("Cuirasse naturelle ({x}) : {n} 💢 ignorées").format(x=own, n=light),
-                   _("moins de {x} marqueurs").format(x=own), "Traits défensifs — Cuirasse naturelle", G_WOUNDS, light=light)
+            w.emit(
+                "natural_armour",
+                _("Cuirasse naturelle ({x}) : {n} 💢 ignorées").format(x=own, n=light),
+                _("moins de {x} marqueurs").format(x=own),
+                "Traits défensifs — Cuirasse naturelle",
+                G_WOUNDS,
+                light=light,
+            )
             continue
         passed = max(1, light - armour)
         w.bump("light_in", light)
         w.bump("light_passed", passed)
         detail = _("🛡️ {own}").format(own=own) + (_(" + carapace {b}").format(b=bonus) if bonus else "")
-        w.emit("light", _("{n} 💢 contre l'armure de {part} ({detail})").format(n=light, part=p.name, detail=detail),
-               _("{k} case(s) à cocher").format(k=passed), "Blessures légères 💢", G_WOUNDS, light=light, armour=armour, passed=passed)
+        w.emit(
+            "light",
+            _("{n} 💢 contre l'armure de {part} ({detail})").format(n=light, part=p.name, detail=detail),
+            _("{k} case(s) à cocher").format(k=passed),
+            "Blessures légères 💢",
+            G_WOUNDS,
+            light=light,
+            armour=armour,
+            passed=passed,
+        )
         w.tick_part(part, passed, "Blessures légères 💢")
     if effect.fatigue:
         apply_fatigue(w, effect.fatigue)
     if effect.bleed:
         w.bleeding += effect.bleed
-        w.emit("bleed", _("Hémorragie 🩸 +{n}").format(n=effect.bleed), _("{t} jeton(s), saignera en fin de manche").format(t=w.bleeding),
-               "Hémorragie 🩸", G_EFFECTS, bleed=effect.bleed)
+        w.emit(
+            "bleed",
+            _("Hémorragie 🩸 +{n}").format(n=effect.bleed),
+            _("{t} jeton(s), saignera en fin de manche").format(t=w.bleeding),
+            "Hémorragie 🩸",
+            G_EFFECTS,
+            bleed=effect.bleed,
+        )
     for _k in range(effect.up):
         mental_step(w, +1)
     for _k in range(effect.down):
@@ -338,11 +396,24 @@ def apply_fatigue(w: Work, amount: int) -> None:
     w.fatigue_ticked += ticked
     w.bump("endurance_spent", absorbed)
     w.bump("fatigue_ticked", ticked)
-    w.emit("fatigue", _("{n} 💧 : {a} absorbée(s) par l'Endurance 🫁, {b} case(s) cochée(s)").format(n=amount, a=absorbed, b=ticked),
-           f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}", "Fatigue 💧 et Endurance 🫁", G_FATIGUE, fatigue=amount, absorbed=absorbed, boxes=ticked)
+    w.emit(
+        "fatigue",
+        _("{n} 💧 : {a} absorbée(s) par l'Endurance 🫁, {b} case(s) cochée(s)").format(n=amount, a=absorbed, b=ticked),
+        f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}",
+        "Fatigue 💧 et Endurance 🫁",
+        G_FATIGUE,
+        fatigue=amount,
+        absorbed=absorbed,
+        boxes=ticked,
+    )
     if w.exhausted():
-        w.emit("exhausted", _("{name} est Épuisé").format(name=w.adv.name), _("hors de combat (il s'effondre, se soumet ou fuit)"),
-               "Fatigue 💧 et Endurance 🫁", G_FATIGUE)
+        w.emit(
+            "exhausted",
+            _("{name} est Épuisé").format(name=w.adv.name),
+            _("hors de combat (il s'effondre, se soumet ou fuit)"),
+            "Fatigue 💧 et Endurance 🫁",
+            G_FATIGUE,
+        )
 
 
 def mental_step(w: Work, direction: int) -> None:
@@ -351,29 +422,51 @@ def mental_step(w: Work, direction: int) -> None:
     if w.stability > 0:
         w.stability -= 1
         w.bump("stability_spent")
-        w.emit("stability", _("{sym} absorbé par un jeton de Stabilité ◇").format(sym=sym), _("{n} restant(s)").format(n=w.stability),
-               "États mentaux (4 états)", G_MENTAL)
+        w.emit(
+            "stability",
+            _("{sym} absorbé par un jeton de Stabilité ◇").format(sym=sym),
+            _("{n} restant(s)").format(n=w.stability),
+            "États mentaux (4 états)",
+            G_MENTAL,
+        )
         return
     if w.adv.traits.hive_mind and w.allied_stability > 0:
         w.allied_stability -= 1
         w.bump("stability_spent")
-        w.emit("stability", _("{sym} absorbé par la réserve commune (Esprit de ruche)").format(sym=sym),
-               _("{n} restant(s)").format(n=w.allied_stability), "Traits mentaux — Esprit de ruche", G_MENTAL)
+        w.emit(
+            "stability",
+            _("{sym} absorbé par la réserve commune (Esprit de ruche)").format(sym=sym),
+            _("{n} restant(s)").format(n=w.allied_stability),
+            "Traits mentaux — Esprit de ruche",
+            G_MENTAL,
+        )
         return
     i = TRACK.index(w.mental)
     j = max(0, min(len(TRACK) - 1, i + direction))
     before = w.mental
     w.mental = TRACK[j]
     w.bump("mental_moves", 1 if i != j else 0)
-    w.emit("mental", _("{sym} : la piste mentale bouge").format(sym=sym),
-           f"{before.label} → {w.mental.label}" if i != j else _("{state} : déjà à l'extrême").format(state=before.label),
-           "États mentaux (4 états)", G_MENTAL, before=before.value, after=w.mental.value)
+    w.emit(
+        "mental",
+        _("{sym} : la piste mentale bouge").format(sym=sym),
+        f"{before.label} → {w.mental.label}" if i != j else _("{state} : déjà à l'extrême").format(state=before.label),
+        "États mentaux (4 états)",
+        G_MENTAL,
+        before=before.value,
+        after=w.mental.value,
+    )
 
 
 def apply_states(w: Work, effect: Effect) -> None:
     if effect.stunned:
         w.stunned = True
-        w.emit("state", _("{name} est Sonné 🫨").format(name=w.adv.name), _("Évasion désactivée"), "Défenses : Armure et Évasion", G_EFFECTS)
+        w.emit(
+            "state",
+            _("{name} est Sonné 🫨").format(name=w.adv.name),
+            _("Évasion désactivée"),
+            "Défenses : Armure et Évasion",
+            G_EFFECTS,
+        )
     if effect.entangled:
         w.entangled = True
         w.emit("state", _("{name} est Entravé 🕸️").format(name=w.adv.name), "", "Actions d'adversaires", G_EFFECTS)
@@ -387,10 +480,22 @@ def apply_to_horde(w: Work, effect: Effect) -> None:
     wounds = 0
     section = "Hordes — Ressources simplifiées"
     if effect.fatigue:
-        w.emit("horde_fatigue", _("{n} 💧 : les hordes n'ont pas de fatigue").format(n=effect.fatigue), _("converti en 💢"), section, G_WOUNDS)
+        w.emit(
+            "horde_fatigue",
+            _("{n} 💧 : les hordes n'ont pas de fatigue").format(n=effect.fatigue),
+            _("converti en 💢"),
+            section,
+            G_WOUNDS,
+        )
     if effect.light or effect.fatigue:
         wounds += 1
-        w.emit("horde_armour", _("Armure ∞ : {n} dégât(s) réduit(s) à 1 💢").format(n=effect.light + effect.fatigue), "1 💢", section, G_WOUNDS)
+        w.emit(
+            "horde_armour",
+            _("Armure ∞ : {n} dégât(s) réduit(s) à 1 💢").format(n=effect.light + effect.fatigue),
+            "1 💢",
+            section,
+            G_WOUNDS,
+        )
     downs = effect.down
     for k in range(effect.heavy):
         wounds += 1
@@ -401,12 +506,22 @@ def apply_to_horde(w: Work, effect: Effect) -> None:
         if w.stability > 0:
             w.stability -= 1
             w.bump("stability_spent")
-            w.emit("stability", _("{sym} : un jeton ◇ est retiré").format(sym=sym), _("{n} restant(s)").format(n=w.stability),
-                   "Hordes — États mentaux simplifiés", G_MENTAL)
+            w.emit(
+                "stability",
+                _("{sym} : un jeton ◇ est retiré").format(sym=sym),
+                _("{n} restant(s)").format(n=w.stability),
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
         else:
             wounds += 1
-            w.emit("horde_rout", _("{sym} sans jeton ◇ : fuite ou désorganisation").format(sym=sym), "1 💢",
-                   "Hordes — États mentaux simplifiés", G_MENTAL)
+            w.emit(
+                "horde_rout",
+                _("{sym} sans jeton ◇ : fuite ou désorganisation").format(sym=sym),
+                "1 💢",
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
     if wounds:
         before = w.members()
         w.bump("members_lost", min(wounds, before))
@@ -414,11 +529,22 @@ def apply_to_horde(w: Work, effect: Effect) -> None:
         gain = w.adv.horde.stability_on_wound_taken
         if gain:
             w.stability += gain
-            w.emit("stability_gain", _("Blessure subie : la horde gagne {n} ◇").format(n=gain), str(w.stability),
-                   "Hordes — États mentaux simplifiés", G_MENTAL)
+            w.emit(
+                "stability_gain",
+                _("Blessure subie : la horde gagne {n} ◇").format(n=gain),
+                str(w.stability),
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
     if effect.bleed:
         w.bleeding += effect.bleed
-        w.emit("bleed", _("Hémorragie 🩸 +{n}").format(n=effect.bleed), _("{t} jeton(s)").format(t=w.bleeding), "Hémorragie 🩸", G_EFFECTS)
+        w.emit(
+            "bleed",
+            _("Hémorragie 🩸 +{n}").format(n=effect.bleed),
+            _("{t} jeton(s)").format(t=w.bleeding),
+            "Hémorragie 🩸",
+            G_EFFECTS,
+        )
     apply_states(w, effect)
 
 
@@ -524,19 +650,38 @@ def card_effect(card: Card, success: bool, fives: int) -> tuple[Effect, bool]:
 
 def pay_card(w: Work, card: Card) -> None:
     cost = card_cost(w.adv, card)
-    w.emit("cost", _("{name} joue « {card} »").format(name=w.adv.name, card=card.name), _("{n} ⚫ · init. {i}").format(n=cost, i=card.initiative),
-           "Actions ⚫ et réactions ⚡", G_ROLL, cost=cost, initiative=card.initiative)
+    w.emit(
+        "cost",
+        _("{name} joue « {card} »").format(name=w.adv.name, card=card.name),
+        _("{n} ⚫ · init. {i}").format(n=cost, i=card.initiative),
+        "Actions ⚫ et réactions ⚡",
+        G_ROLL,
+        cost=cost,
+        initiative=card.initiative,
+    )
     if cost != card.cost:
-        w.emit("cost_up", _("Coût augmenté : un bloc qui rendait l'action bon marché est détruit"), f"{card.cost} → {cost} ⚫",
-               "Santé ♥️ et parties du corps", G_ROLL)
+        w.emit(
+            "cost_up",
+            _("Coût augmenté : un bloc qui rendait l'action bon marché est détruit"),
+            f"{card.cost} → {cost} ⚫",
+            "Santé ♥️ et parties du corps",
+            G_ROLL,
+        )
     if card.fatigue_cost:
         absorbed = min(w.endurance, card.fatigue_cost)
         boxes = card.fatigue_cost - absorbed
         w.endurance -= absorbed
         w.fatigue_ticked += boxes
         w.bump("cost_fatigue_boxes", boxes)
-        w.emit("fatigue_cost", _("Coût de fatigue {n} 💧 : {a} payé(s) par l'Endurance 🫁, {b} case(s)").format(n=card.fatigue_cost, a=absorbed, b=boxes),
-               f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}", "Fatigue 💧 et Endurance 🫁", G_FATIGUE)
+        w.emit(
+            "fatigue_cost",
+            _("Coût de fatigue {n} 💧 : {a} payé(s) par l'Endurance 🫁, {b} case(s)").format(
+                n=card.fatigue_cost, a=absorbed, b=boxes
+            ),
+            f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}",
+            "Fatigue 💧 et Endurance 🫁",
+            G_FATIGUE,
+        )
 
 
 def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
@@ -552,42 +697,97 @@ def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
     steps = adversary_steps(adv, card, s.matchup, s.pc, s.settings)
     net = sum(st.steps for st in steps)
     for st in steps:
-        w.emit("step", st.label, f"{'⬆' * st.steps if st.steps > 0 else '⬇' * -st.steps}", st.rule.split(" § ", 1)[1], G_ROLL, steps=st.steps)
+        w.emit(
+            "step",
+            st.label,
+            f"{'⬆' * st.steps if st.steps > 0 else '⬇' * -st.steps}",
+            st.rule.split(" § ", 1)[1],
+            G_ROLL,
+            steps=st.steps,
+        )
     rungs = adversary_rungs(adv, net)
     bonus = 0
     if adv.kind is Kind.HORDE and not s.settings.horde_mood_steps:
         bonus = HORDE_ATTACK[horde_mood(adv)]
         if bonus:
-            w.emit("horde_bonus", _("Horde {mood}").format(mood=horde_mood(adv).label), f"{bonus:+d}", "Hordes — États mentaux simplifiés", G_ROLL)
+            w.emit(
+                "horde_bonus",
+                _("Horde {mood}").format(mood=horde_mood(adv).label),
+                f"{bonus:+d}",
+                "Hordes — États mentaux simplifiés",
+                G_ROLL,
+            )
     values = tuple(dice[f"adv.{i}"] for i in range(1, len(rungs) + 1))
     roll = read_adversary_roll(values, s.faces.star_face, bonus)
-    w.emit("dice", _("Dés : {dice}").format(dice=" ".join(r.label.split()[-1] for r in rungs)),
-           " + ".join(str(v) for v in roll.kept) + (_(" (4 meilleurs de {n})").format(n=len(values)) if len(values) > KEEP else ""),
-           "Résolution des jets", G_ROLL, values=list(values), kept=list(roll.kept))
-    w.emit("total", _("Total de l'adversaire"), str(roll.total), "Quand l'adversaire attaque un personnage", G_ROLL, total=roll.total, fives=roll.fives)
+    w.emit(
+        "dice",
+        _("Dés : {dice}").format(dice=" ".join(r.label.split()[-1] for r in rungs)),
+        " + ".join(str(v) for v in roll.kept)
+        + (_(" (4 meilleurs de {n})").format(n=len(values)) if len(values) > KEEP else ""),
+        "Résolution des jets",
+        G_ROLL,
+        values=list(values),
+        kept=list(roll.kept),
+    )
+    w.emit(
+        "total",
+        _("Total de l'adversaire"),
+        str(roll.total),
+        "Quand l'adversaire attaque un personnage",
+        G_ROLL,
+        total=roll.total,
+        fives=roll.fives,
+    )
     garde = pc_value(s, dice, w, _("Garde"))
     success = roll.total >= garde
     effect, star = card_effect(card, success, roll.fives)
-    w.emit("compare", f"{roll.total} {'≥' if success else '<'} {garde}", _("✅ Réussite") if success else _("❌ Échec"),
-           "Quand l'adversaire attaque un personnage", G_GUARD, success=success)
+    w.emit(
+        "compare",
+        f"{roll.total} {'≥' if success else '<'} {garde}",
+        _("✅ Réussite") if success else _("❌ Échec"),
+        "Quand l'adversaire attaque un personnage",
+        G_GUARD,
+        success=success,
+    )
     base = card.success if success else card.failure
     w.emit("effect", _("Effet ✅") if success else _("Effet ❌"), effect_text(base), "Actions d'adversaires", G_EFFECTS)
     if star:
-        w.emit("star", _("⭐ Repérez {x} 5 ({n} × 5)").format(x=card.star_fives, n=roll.fives), effect_text(card.star), "Actions d'adversaires", G_EFFECTS)
+        w.emit(
+            "star",
+            _("⭐ Repérez {x} 5 ({n} × 5)").format(x=card.star_fives, n=roll.fives),
+            effect_text(card.star),
+            "Actions d'adversaires",
+            G_EFFECTS,
+        )
     elif roll.fives:
-        w.emit("star_missed", _("{n} × 5, il en faut {x} pour ⭐").format(n=roll.fives, x=card.star_fives), "", "Actions d'adversaires", G_EFFECTS)
+        w.emit(
+            "star_missed",
+            _("{n} × 5, il en faut {x} pour ⭐").format(n=roll.fives, x=card.star_fives),
+            "",
+            "Actions d'adversaires",
+            G_EFFECTS,
+        )
     pc_fatigue_min_boxes = 1
     if success and adv.traits.exhausting_strike:
         effect = add_effects(effect, Effect(fatigue=1))
         if s.pc.endurance_tokens == 0:
             pc_fatigue_min_boxes = 2
-        w.emit("exhausting", _("Frappe épuisante : +1 💧"),
-               _("sans Endurance 🫁, la cible coche deux cases") if pc_fatigue_min_boxes == 2 else "",
-               "Traits offensifs — Frappe épuisante", G_EFFECTS)
+        w.emit(
+            "exhausting",
+            _("Frappe épuisante : +1 💧"),
+            _("sans Endurance 🫁, la cible coche deux cases") if pc_fatigue_min_boxes == 2 else "",
+            "Traits offensifs — Frappe épuisante",
+            G_EFFECTS,
+        )
     if adv.kind is Kind.HORDE and success and effect.physical and adv.horde.stability_on_wound_dealt:
         w.stability += adv.horde.stability_on_wound_dealt
-        w.emit("stability_gain", _("Blessure infligée : la horde gagne {n} ◇").format(n=adv.horde.stability_on_wound_dealt), str(w.stability),
-               "Hordes — États mentaux simplifiés", G_MENTAL)
+        w.emit(
+            "stability_gain",
+            _("Blessure infligée : la horde gagne {n} ◇").format(n=adv.horde.stability_on_wound_dealt),
+            str(w.stability),
+            "Hordes — États mentaux simplifiés",
+            G_MENTAL,
+        )
     numbers.update(
         {
             "total": roll.total,
@@ -621,8 +821,16 @@ def pc_value(s: Scenario, dice: DiceRoll, w: Work, what: str) -> int:
     """The PC's score (Garde or attack): typed, or best 🟦 + two best skill dice + aléa."""
     pc = s.pc
     if pc.source is PcSource.TYPED:
-        w.emit("pc_typed", _("{what} — {pc} (saisie)").format(what=what, pc=pc.name), str(pc.score), "Quand l'adversaire attaque un personnage"
-               if what == _("Garde") else "Quand un personnage attaque l'adversaire", G_GUARD, score=pc.score)
+        w.emit(
+            "pc_typed",
+            _("{what} — {pc} (saisie)").format(what=what, pc=pc.name),
+            str(pc.score),
+            "Quand l'adversaire attaque un personnage"
+            if what == _("Garde")
+            else "Quand un personnage attaque l'adversaire",
+            G_GUARD,
+            score=pc.score,
+        )
         return pc.score
     pool = pc_pool(pc, s.pc_faces)
     car = dice.of("pc.car")
@@ -635,8 +843,16 @@ def pc_value(s: Scenario, dice: DiceRoll, w: Work, what: str) -> int:
         what=what, pc=pc.name, b=sc.best_characteristic, k1=sc.skill_kept[0], k2=sc.skill_kept[1], a=sc.alea
     )
     flags = [_("Défaut ⚠️") if sc.defaut else "", _("Critique") if sc.critique else ""]
-    w.emit("pc_roll", label, str(sc.score) + "".join(f" · {f}" for f in flags if f),
-           "Quand un personnage attaque l'adversaire", G_GUARD, score=sc.score, defaut=sc.defaut, critique=sc.critique)
+    w.emit(
+        "pc_roll",
+        label,
+        str(sc.score) + "".join(f" · {f}" for f in flags if f),
+        "Quand un personnage attaque l'adversaire",
+        G_GUARD,
+        score=sc.score,
+        defaut=sc.defaut,
+        critique=sc.critique,
+    )
     return sc.score
 
 
@@ -649,21 +865,46 @@ def resolve_pc_attack(s: Scenario, dice: DiceRoll) -> Result:
     w = Work.of(adv)
     horde = adv.kind is Kind.HORDE
     target = adv.parts[part].name
-    w.emit("target", _("Partie visée (déclarée avant le jet)"), target if not horde else _("la horde"),
-           "Cibler une partie" if not horde else "Hordes — Défenses simplifiées", G_ROLL, part=part)
+    w.emit(
+        "target",
+        _("Partie visée (déclarée avant le jet)"),
+        target if not horde else _("la horde"),
+        "Cibler une partie" if not horde else "Hordes — Défenses simplifiées",
+        G_ROLL,
+        part=part,
+    )
     score = pc_value(s, dice, w, _("Attaque"))
     mod = guard_modifier(adv)
     garde = adv.guard + mod
     state = horde_mood(adv).label if horde else adv.mental.label
-    w.emit("guard", _("Garde de {name} : {type} {g}").format(name=adv.name, type=adv.guard_type.label, g=adv.guard),
-           (f"{state} {mod:+d} → {garde}" if mod else str(garde)),
-           "Quand un personnage attaque l'adversaire" if not mod else ("États mentaux (4 états)" if not horde else "Hordes — États mentaux simplifiés"),
-           G_GUARD, garde=garde, modifier=mod)
+    w.emit(
+        "guard",
+        _("Garde de {name} : {type} {g}").format(name=adv.name, type=adv.guard_type.label, g=adv.guard),
+        (f"{state} {mod:+d} → {garde}" if mod else str(garde)),
+        "Quand un personnage attaque l'adversaire"
+        if not mod
+        else ("États mentaux (4 états)" if not horde else "Hordes — États mentaux simplifiés"),
+        G_GUARD,
+        garde=garde,
+        modifier=mod,
+    )
     hit = score >= garde
-    w.emit("compare", f"{score} {'≥' if hit else '<'} {garde}", _("touché") if hit else _("l'attaque échoue"),
-           "Quand un personnage attaque l'adversaire", G_GUARD, hit=hit)
+    w.emit(
+        "compare",
+        f"{score} {'≥' if hit else '<'} {garde}",
+        _("touché") if hit else _("l'attaque échoue"),
+        "Quand un personnage attaque l'adversaire",
+        G_GUARD,
+        hit=hit,
+    )
     effect = s.pc_success if hit else s.pc_failure
-    w.emit("effect", _("Effets ✅ de l'action") if hit else _("Effets ❌ de l'action"), effect_text(effect), "Quand un personnage attaque l'adversaire", G_EFFECTS)
+    w.emit(
+        "effect",
+        _("Effets ✅ de l'action") if hit else _("Effets ❌ de l'action"),
+        effect_text(effect),
+        "Quand un personnage attaque l'adversaire",
+        G_EFFECTS,
+    )
     before_members = members(adv)
     if horde:
         apply_to_horde(w, effect)
@@ -699,12 +940,27 @@ def resolve_pc_attack(s: Scenario, dice: DiceRoll) -> Result:
         numbers["members_before"] = before_members
         numbers["members_after"] = members(sheet)
         if horde_mood(sheet) is not horde_mood(adv):
-            w.emit("horde_mood", _("La horde change d'état"), f"{horde_mood(adv).label} → {horde_mood(sheet).label}",
-                   "Hordes — États mentaux simplifiés", G_MENTAL)
+            w.emit(
+                "horde_mood",
+                _("La horde change d'état"),
+                f"{horde_mood(adv).label} → {horde_mood(sheet).label}",
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
     numbers.update(threat_numbers(adv))
     if w.all_destroyed():
-        outcome, label, tone = "destroyed", (_("La horde est anéantie") if horde else _("Toutes les parties sont détruites")), "success"
-        w.emit("end", label, _("hors de combat"), "Santé ♥️ et parties du corps" if not horde else "Hordes — Ressources simplifiées", G_WOUNDS)
+        outcome, label, tone = (
+            "destroyed",
+            (_("La horde est anéantie") if horde else _("Toutes les parties sont détruites")),
+            "success",
+        )
+        w.emit(
+            "end",
+            label,
+            _("hors de combat"),
+            "Santé ♥️ et parties du corps" if not horde else "Hordes — Ressources simplifiées",
+            G_WOUNDS,
+        )
     elif w.exhausted() and not exhaustion_before(adv):
         outcome, label, tone = "exhausted", _("Épuisé : hors de combat"), "success"
     elif hit:
@@ -740,7 +996,13 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
     w = Work.of(adv)
     tokens = w.bleeding
     if tokens:
-        w.emit("bleed_start", _("Fin de manche : Hémorragie 🩸 × {n}").format(n=tokens), _("sans armure ni souffle"), "Hémorragie 🩸", G_ROUND)
+        w.emit(
+            "bleed_start",
+            _("Fin de manche : Hémorragie 🩸 × {n}").format(n=tokens),
+            _("sans armure ni souffle"),
+            "Hémorragie 🩸",
+            G_ROUND,
+        )
         for _k in range(tokens):
             target = bleed_target(w)
             if target is None:
@@ -748,7 +1010,13 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
                 break
             w.tick_at(target)
         w.bleeding -= 1
-        w.emit("bleed_close", _("La plaie se referme d'un cran"), _("{n} jeton(s) 🩸").format(n=w.bleeding), "Hémorragie 🩸", G_ROUND)
+        w.emit(
+            "bleed_close",
+            _("La plaie se referme d'un cran"),
+            _("{n} jeton(s) 🩸").format(n=w.bleeding),
+            "Hémorragie 🩸",
+            G_ROUND,
+        )
     else:
         w.emit("bleed_none", _("Fin de manche : pas d'hémorragie"), "", "Hémorragie 🩸", G_ROUND)
     sheet = w.sheet()
@@ -762,20 +1030,52 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
             before = getattr(w, attr)
             after = before + gain if s.settings.tokens_accumulate else gain
             setattr(w, attr, after)
-            w.emit("regen", _("Début de manche : {sym} +{n} (blocs intacts)").format(sym=sym, n=gain), f"{before} → {after}", section, G_ROUND,
-                   resource=attr, gain=gain)
+            w.emit(
+                "regen",
+                _("Début de manche : {sym} +{n} (blocs intacts)").format(sym=sym, n=gain),
+                f"{before} → {after}",
+                section,
+                G_ROUND,
+                resource=attr,
+                gain=gain,
+            )
     else:
-        w.emit("horde_regen", _("Horde : pas de régénération, ◇ conditionnels"), str(w.stability), "Hordes — États mentaux simplifiés", G_ROUND)
+        w.emit(
+            "horde_regen",
+            _("Horde : pas de régénération, ◇ conditionnels"),
+            str(w.stability),
+            "Hordes — États mentaux simplifiés",
+            G_ROUND,
+        )
     reactions = adv.reactions + (1 if adv.traits.predator_reflexes else 0)
     if adv.traits.predator_reflexes:
-        w.emit("predator", _("Réflexes de prédateur : +1 ⚡"), _("Frappe vive sur qui quitte l'Engagement serré (≬)"),
-               "Traits offensifs — Réflexes de prédateur", G_ROUND)
+        w.emit(
+            "predator",
+            _("Réflexes de prédateur : +1 ⚡"),
+            _("Frappe vive sur qui quitte l'Engagement serré (≬)"),
+            "Traits offensifs — Réflexes de prédateur",
+            G_ROUND,
+        )
     if adv.traits.terror_aura:
-        w.emit("terror", _("Aura de terreur"), _("chaque créature engagée perd 1 ◇, sans jeton elle subit 🔻"), "Traits mentaux — Aura de terreur", G_ROUND)
+        w.emit(
+            "terror",
+            _("Aura de terreur"),
+            _("chaque créature engagée perd 1 ◇, sans jeton elle subit 🔻"),
+            "Traits mentaux — Aura de terreur",
+            G_ROUND,
+        )
     final = w.sheet()
     deck = [c.name for c in final.deck if card_available(final, c)]
     lost = [c.name for c in final.deck if not card_available(final, c)]
-    w.emit("deck", _("Deck disponible"), ", ".join(deck) or _("aucune action"), "Actions ⚫ et réactions ⚡", G_ROUND, cards=deck, lost=lost)
+    w.emit(
+        "deck",
+        _("Deck disponible"),
+        ", ".join(deck) or _("aucune action"),
+        "Actions ⚫ et réactions ⚡",
+        G_ROUND,
+        cards=deck,
+        lost=lost,
+    )
     numbers: dict[str, Number] = {
         "bleed_ticked": w.stats.get("boxes_ticked", 0),
         "bleeding": w.bleeding,
@@ -793,7 +1093,9 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
         numbers["members_after"] = members(final)
     numbers.update(threat_numbers(adv))
     if w.all_destroyed():
-        return Result("destroyed", _("L'hémorragie achève la créature"), numbers, (*w.events, sheet_event(w)), dice, "success")
+        return Result(
+            "destroyed", _("L'hémorragie achève la créature"), numbers, (*w.events, sheet_event(w)), dice, "success"
+        )
     return Result("round", _("Nouvelle manche"), numbers, (*w.events, sheet_event(w)), dice, "neutral")
 
 
@@ -804,9 +1106,21 @@ def resolve_gaze(s: Scenario, dice: DiceRoll) -> Result:
     adv = s.adversary
     w = Work.of(adv)
     spent = s.pc.stability_tokens
-    w.emit("gaze", _("Regard hypnotique (⚫)"), _("{pc} dépense ses {n} ◇").format(pc=s.pc.name, n=spent),
-           "Traits mentaux — Regard hypnotique", G_MENTAL, spent=spent)
-    w.emit("state", _("{pc} tombe à 0 ◇ : Entravé 🕸️").format(pc=s.pc.name), "", "Traits mentaux — Regard hypnotique", G_EFFECTS)
+    w.emit(
+        "gaze",
+        _("Regard hypnotique (⚫)"),
+        _("{pc} dépense ses {n} ◇").format(pc=s.pc.name, n=spent),
+        "Traits mentaux — Regard hypnotique",
+        G_MENTAL,
+        spent=spent,
+    )
+    w.emit(
+        "state",
+        _("{pc} tombe à 0 ◇ : Entravé 🕸️").format(pc=s.pc.name),
+        "",
+        "Traits mentaux — Regard hypnotique",
+        G_EFFECTS,
+    )
     numbers: dict[str, Number] = {"pc_stability_spent": spent, "pc_stability_after": 0, "pc_entangled": True, "cost": 1}
     numbers.update(threat_numbers(adv))
     return Result("entangled", _("Cible Entravée"), numbers, (*w.events, sheet_event(w)), dice, "success")

@@ -184,7 +184,14 @@ class Effect:
     @property
     def empty(self) -> bool:
         return not (
-            self.fatigue or self.light or self.heavy or self.up or self.down or self.bleed or self.stunned or self.entangled
+            self.fatigue
+            or self.light
+            or self.heavy
+            or self.up
+            or self.down
+            or self.bleed
+            or self.stunned
+            or self.entangled
         )
 
 
@@ -199,7 +206,9 @@ class Card:
     cost: Annotated[int, Spec(label=_("Coût ⚫"), ge=0, le=5)] = 1
     initiative: Annotated[int, Spec(label=_("Initiative"), ge=0, le=10)] = 3
     fatigue_cost: Annotated[int, Spec(label=_("Coût de fatigue 💧"), ge=0, le=10)] = 0
-    attack: Annotated[bool, Spec(label=_("Jet contre la Garde"), help=_("Décocher pour une action sans jet (déplacement)."))] = True
+    attack: Annotated[
+        bool, Spec(label=_("Jet contre la Garde"), help=_("Décocher pour une action sans jet (déplacement)."))
+    ] = True
     star_fives: Annotated[int, Spec(label=_("⭐ Repérez X 5 : X"), ge=1, le=4)] = 1
     star: Annotated[Effect, Spec(label=_("Effet ⭐ Repérez X 5"))] = NO_EFFECT
     success: Annotated[Effect, Spec(label=_("Effet ✅ Réussite"))] = NO_EFFECT
@@ -266,9 +275,15 @@ class HordeRules:
 class DiceFaces:
     """The faces of the three adversary dice (data; defaults = the seed's)."""
 
-    nuisance: Annotated[tuple[int, ...], Spec(label=_("Faces du dé de Nuisance 🟧"), ge=0, le=9, min_items=2, max_items=12)] = (0, 1, 1, 2, 2, 3)
-    menace: Annotated[tuple[int, ...], Spec(label=_("Faces du dé de Menace ⬜"), ge=0, le=9, min_items=2, max_items=12)] = (0, 1, 2, 3, 4, 5)
-    danger: Annotated[tuple[int, ...], Spec(label=_("Faces du dé de Danger 🟫"), ge=0, le=9, min_items=2, max_items=12)] = (2, 3, 3, 4, 4, 5)
+    nuisance: Annotated[
+        tuple[int, ...], Spec(label=_("Faces du dé de Nuisance 🟧"), ge=0, le=9, min_items=2, max_items=12)
+    ] = (0, 1, 1, 2, 2, 3)
+    menace: Annotated[
+        tuple[int, ...], Spec(label=_("Faces du dé de Menace ⬜"), ge=0, le=9, min_items=2, max_items=12)
+    ] = (0, 1, 2, 3, 4, 5)
+    danger: Annotated[
+        tuple[int, ...], Spec(label=_("Faces du dé de Danger 🟫"), ge=0, le=9, min_items=2, max_items=12)
+    ] = (2, 3, 3, 4, 4, 5)
     star_face: Annotated[int, Spec(label=_("Face comptée par ⭐ Repérez"), ge=0, le=9)] = 5
 
     def of(self, rung: Rung) -> tuple[int, ...]:
@@ -279,13 +294,57 @@ class DiceFaces:
 class PlayerFaces:
     """The player dice of the Quadrature core rules (data; defaults from ``rules/quadrature.md``)."""
 
-    blue: Annotated[tuple[int, ...], Spec(label=_("Faces 🟦"), ge=0, le=9, min_items=2, max_items=12)] = (0, 1, 2, 3, 4, 5)
-    yellow: Annotated[tuple[int, ...], Spec(label=_("Faces 🟨"), ge=0, le=9, min_items=2, max_items=12)] = (0, 1, 2, 3, 4, 5)
-    alea: Annotated[tuple[int, ...], Spec(label=_("Faces ⬜ (aléa)"), ge=0, le=9, min_items=2, max_items=12)] = (0, 1, 2, 3, 4, 5)
-    advantage: Annotated[tuple[int, ...], Spec(label=_("Faces 🟩"), ge=0, le=9, min_items=2, max_items=12)] = (0, 1, 2, 3, 4, 5)
-    disadvantage: Annotated[tuple[int, ...], Spec(label=_("Faces 🟥"), ge=0, le=9, min_items=2, max_items=12)] = (0, 1, 2, 3, 4, 5)
-    upgraded: Annotated[tuple[int, ...], Spec(label=_("Faces 🟫 (compétence ⬆)"), ge=0, le=9, min_items=2, max_items=12)] = (1, 2, 3, 4, 5, 5)
-    weak: Annotated[tuple[int, ...], Spec(label=_("Faces 🟪 (faible)"), ge=0, le=9, min_items=2, max_items=12)] = (0, 0, 1, 2, 3, 4)
+    blue: Annotated[tuple[int, ...], Spec(label=_("Faces 🟦"), ge=0, le=9, min_items=2, max_items=12)] = (
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    )
+    yellow: Annotated[tuple[int, ...], Spec(label=_("Faces 🟨"), ge=0, le=9, min_items=2, max_items=12)] = (
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    )
+    alea: Annotated[tuple[int, ...], Spec(label=_("Faces ⬜ (aléa)"), ge=0, le=9, min_items=2, max_items=12)] = (
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    )
+    advantage: Annotated[tuple[int, ...], Spec(label=_("Faces 🟩"), ge=0, le=9, min_items=2, max_items=12)] = (
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    )
+    disadvantage: Annotated[tuple[int, ...], Spec(label=_("Faces 🟥"), ge=0, le=9, min_items=2, max_items=12)] = (
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    )
+    upgraded: Annotated[
+        tuple[int, ...], Spec(label=_("Faces 🟫 (compétence ⬆)"), ge=0, le=9, min_items=2, max_items=12)
+    ] = (1, 2, 3, 4, 5, 5)
+    weak: Annotated[tuple[int, ...], Spec(label=_("Faces 🟪 (faible)"), ge=0, le=9, min_items=2, max_items=12)] = (
+        0,
+        0,
+        1,
+        2,
+        3,
+        4,
+    )
     defaut_face: Annotated[int, Spec(label=_("Face de Défaut ⚠️"), ge=0, le=9)] = 0
     critique_face: Annotated[int, Spec(label=_("Face de Critique"), ge=0, le=9)] = 5
 
@@ -310,16 +369,27 @@ class Pc:
 class Settings:
     """Visible choices where the seed and the rules file are silent (``docs/rules/quadrature.md``)."""
 
-    tokens_accumulate: Annotated[bool, Spec(label=_("Les jetons non dépensés s'ajoutent à ceux de la manche suivante"))] = False
-    evasion_pooled: Annotated[bool, Spec(label=_("Les 💢 d'une 💔 esquivée s'ajoutent aux 💢 du coup (une seule réduction)"))] = True
+    tokens_accumulate: Annotated[
+        bool, Spec(label=_("Les jetons non dépensés s'ajoutent à ceux de la manche suivante"))
+    ] = False
+    evasion_pooled: Annotated[
+        bool, Spec(label=_("Les 💢 d'une 💔 esquivée s'ajoutent aux 💢 du coup (une seule réduction)"))
+    ] = True
     horde_mood_steps: Annotated[bool, Spec(label=_("Horde : ±1 en attaque = un cran de dé (sinon ±1 au total)"))] = True
 
 
 def _default_deck() -> tuple[Card, ...]:
     """The seed's four reusable actions (« Actions d'adversaires »)."""
     return (
-        Card("Harcèlement", 1, 2, star=Effect(fatigue=1), success=Effect(light=1, fatigue=1), failure=Effect(fatigue=1),
-             text="Une pluie de coups faibles mais incessants visant à épuiser la garde."),
+        Card(
+            "Harcèlement",
+            1,
+            2,
+            star=Effect(fatigue=1),
+            success=Effect(light=1, fatigue=1),
+            failure=Effect(fatigue=1),
+            text="Une pluie de coups faibles mais incessants visant à épuiser la garde.",
+        ),
         Card("Frappe vive", 1, 3, star=Effect(down=1), success=Effect(light=3), failure=Effect(light=1)),
         Card("Frappe lourde", 2, 5, star=Effect(stunned=True), success=Effect(heavy=1), failure=Effect(light=2)),
         Card("Morsure", 2, 3, star=Effect(entangled=True), success=Effect(light=3), failure=Effect(light=1)),
@@ -351,10 +421,12 @@ class Adversary:
     nuisance: Annotated[int, Spec(label=_("Dés de Nuisance 🟧"), ge=0, le=8)] = 0
     guard_type: Annotated[GuardType, Spec(label=_("Type de Garde"))] = GuardType.ESQUIVE
     guard: Annotated[int, Spec(label=_("Valeur de Garde"), ge=0, le=30)] = 11
-    parts: Annotated[tuple[Part, ...], Spec(label=_("Parties du corps"), min_items=1, max_items=8)] = field(default_factory=_default_parts)
-    blocks: Annotated[tuple[Block, ...], Spec(label=_("Blocs de cases (dans l'ordre de la fiche)"), min_items=1, max_items=24)] = field(
-        default_factory=_default_blocks
+    parts: Annotated[tuple[Part, ...], Spec(label=_("Parties du corps"), min_items=1, max_items=8)] = field(
+        default_factory=_default_parts
     )
+    blocks: Annotated[
+        tuple[Block, ...], Spec(label=_("Blocs de cases (dans l'ordre de la fiche)"), min_items=1, max_items=24)
+    ] = field(default_factory=_default_blocks)
     fatigue_boxes: Annotated[int, Spec(label=_("Cases de fatigue 💧"), ge=0, le=20)] = 5
     fatigue_ticked: Annotated[int, Spec(label=_("Cases de fatigue cochées"), ge=0, le=20)] = 0
     tenacity: Annotated[int, Spec(label=_("Ténacité 🧠 (cases)"), ge=0, le=10)] = 2
@@ -363,7 +435,9 @@ class Adversary:
     speed: Annotated[int, Spec(label=_("Vitesse 🚶 (cases)"), ge=0, le=30)] = 6
     mental: Annotated[Mental, Spec(label=_("État mental"))] = Mental.AGRESSIF
     traits: Annotated[Traits, Spec(label=_("Traits"))] = Traits()
-    deck: Annotated[tuple[Card, ...], Spec(label=_("Deck d'actions"), min_items=1, max_items=20)] = field(default_factory=_default_deck)
+    deck: Annotated[tuple[Card, ...], Spec(label=_("Deck d'actions"), min_items=1, max_items=20)] = field(
+        default_factory=_default_deck
+    )
     endurance_tokens: Annotated[int, Spec(label=_("Jetons d'Endurance 🫁 restants"), ge=0, le=40)] = 2
     evasion_tokens: Annotated[int, Spec(label=_("Jetons d'Évasion 🍀 restants"), ge=0, le=40)] = 0
     stability_tokens: Annotated[int, Spec(label=_("Jetons de Stabilité ◇ restants"), ge=0, le=40)] = 1
@@ -405,16 +479,26 @@ class Adversary:
             )
         for i, part in enumerate(self.parts):
             if part.armour_lost > part.armour:
-                errors[f"parts.{i}.armour_lost"] = _("{part} : plus de cases d'armure détruites que d'armure.").format(part=part.name)
+                errors[f"parts.{i}.armour_lost"] = _("{part} : plus de cases d'armure détruites que d'armure.").format(
+                    part=part.name
+                )
             if not any(b.part == i + 1 for b in self.blocks):
-                errors[f"parts.{i}.name"] = _("{part} : aucun bloc de cases ne se rattache à cette partie.").format(part=part.name)
+                errors[f"parts.{i}.name"] = _("{part} : aucun bloc de cases ne se rattache à cette partie.").format(
+                    part=part.name
+                )
         for j, block in enumerate(self.blocks):
             if block.part > len(self.parts):
-                errors[f"blocks.{j}.part"] = _("Bloc {n} : la fiche n'a que {k} partie(s).").format(n=j + 1, k=len(self.parts))
+                errors[f"blocks.{j}.part"] = _("Bloc {n} : la fiche n'a que {k} partie(s).").format(
+                    n=j + 1, k=len(self.parts)
+                )
             if block.ticked > block.boxes:
                 errors[f"blocks.{j}.ticked"] = _("Bloc {n} : plus de cases cochées que de cases.").format(n=j + 1)
-            if block.capability in (Capability.ACTION, Capability.ACTION_COST) and block.label not in {c.name for c in self.deck}:
-                errors[f"blocks.{j}.label"] = _("Bloc {n} : aucune action « {label} » dans le deck.").format(n=j + 1, label=block.label)
+            if block.capability in (Capability.ACTION, Capability.ACTION_COST) and block.label not in {
+                c.name for c in self.deck
+            }:
+                errors[f"blocks.{j}.label"] = _("Bloc {n} : aucune action « {label} » dans le deck.").format(
+                    n=j + 1, label=block.label
+                )
         if self.kind is Kind.HORDE:
             if self.guard_type is not GuardType.ESQUIVE:
                 errors["guard_type"] = _("La seule défense des hordes est l'esquive.")
@@ -444,23 +528,38 @@ class Scenario:
 
         errors: dict[str, str] = {}
         adv = self.adversary
-        if self.mode in (Mode.ADVERSARY_ATTACK, Mode.HYPNOTIC_GAZE) and adv.fatigue_boxes and adv.fatigue_ticked >= adv.fatigue_boxes:
-            errors["adversary.fatigue_ticked"] = _("{name} est Épuisé : hors de combat, il n'agit plus.").format(name=adv.name)
+        if (
+            self.mode in (Mode.ADVERSARY_ATTACK, Mode.HYPNOTIC_GAZE)
+            and adv.fatigue_boxes
+            and adv.fatigue_ticked >= adv.fatigue_boxes
+        ):
+            errors["adversary.fatigue_ticked"] = _("{name} est Épuisé : hors de combat, il n'agit plus.").format(
+                name=adv.name
+            )
         if self.mode is Mode.ADVERSARY_ATTACK:
             if self.card > len(adv.deck):
                 errors["card"] = _("Le deck n'a que {n} carte(s).").format(n=len(adv.deck))
             else:
                 card = adv.deck[self.card - 1]
                 if not card_available(adv, card):
-                    errors["card"] = _("« {name} » a quitté le deck : le bloc qui la conférait est détruit.").format(name=card.name)
+                    errors["card"] = _("« {name} » a quitté le deck : le bloc qui la conférait est détruit.").format(
+                        name=card.name
+                    )
                 elif card_cost(adv, card) > adv.action_points:
                     errors["card"] = _("« {name} » coûte {cost} ⚫ ; {adv} n'en a que {ap}.").format(
                         name=card.name, cost=card_cost(adv, card), adv=adv.name, ap=adv.action_points
                     )
-                elif card.fatigue_cost and card.fatigue_cost - adv.endurance_tokens >= adv.fatigue_boxes - adv.fatigue_ticked:
-                    errors["card"] = _("Payer {cost} 💧 remplirait la piste de fatigue : action impossible.").format(cost=card.fatigue_cost)
+                elif (
+                    card.fatigue_cost
+                    and card.fatigue_cost - adv.endurance_tokens >= adv.fatigue_boxes - adv.fatigue_ticked
+                ):
+                    errors["card"] = _("Payer {cost} 💧 remplirait la piste de fatigue : action impossible.").format(
+                        cost=card.fatigue_cost
+                    )
         if self.pc.source is PcSource.ROLLED and self.pc.skill_upgrades > self.pc.skill:
-            errors["pc.skill_upgrades"] = _("Seuls les dés de compétence s'améliorent : {n} au plus.").format(n=self.pc.skill)
+            errors["pc.skill_upgrades"] = _("Seuls les dés de compétence s'améliorent : {n} au plus.").format(
+                n=self.pc.skill
+            )
         if self.mode is Mode.PC_ATTACK and self.target_part > len(adv.parts):
             errors["target_part"] = _("L'adversaire n'a que {n} partie(s) du corps.").format(n=len(adv.parts))
         if self.mode is Mode.PC_ATTACK and adv.kind is Kind.HORDE and self.target_part != 1:

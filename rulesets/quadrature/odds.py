@@ -79,7 +79,9 @@ def adversary_roll(rungs: list[Rung], faces: DiceFaces, bonus: int = 0) -> dict[
 
 
 @lru_cache(maxsize=256)
-def _adversary_roll(rungs: tuple[Rung, ...], faces: DiceFaces, bonus: int) -> tuple[tuple[tuple[int, int], Fraction], ...]:
+def _adversary_roll(
+    rungs: tuple[Rung, ...], faces: DiceFaces, bonus: int
+) -> tuple[tuple[tuple[int, int], Fraction], ...]:
     states, total = _keep_highest((faces.of(r) for r in rungs), KEEP)
     weights: dict[tuple[int, int], int] = defaultdict(int)
     for kept, w in states.items():
@@ -102,7 +104,9 @@ def dice_stats(rungs: list[Rung], faces: DiceFaces) -> DiceStats:
     dist: dict[int, Fraction] = defaultdict(Fraction)
     for (t, _f), p in adversary_roll(rungs, faces).items():
         dist[t] += p
-    return DiceStats(min(dist), sum((t * p for t, p in dist.items()), Fraction(0)), max(dist), dict(sorted(dist.items())))
+    return DiceStats(
+        min(dist), sum((t * p for t, p in dist.items()), Fraction(0)), max(dist), dict(sorted(dist.items()))
+    )
 
 
 def pc_distribution(pc: Pc, faces: PlayerFaces) -> dict[tuple[int, bool, bool], Fraction]:
@@ -147,7 +151,9 @@ class CardOdds:
 
 
 @lru_cache(maxsize=256)
-def _roll_summary(rungs: tuple[Rung, ...], faces: DiceFaces, bonus: int) -> tuple[tuple[int, ...], tuple[Fraction, ...], tuple[Fraction, ...]]:
+def _roll_summary(
+    rungs: tuple[Rung, ...], faces: DiceFaces, bonus: int
+) -> tuple[tuple[int, ...], tuple[Fraction, ...], tuple[Fraction, ...]]:
     """Totals ascending, P(total ≥ each), and P(at least x star faces) for x = 0 … 4."""
     weights: dict[int, Fraction] = defaultdict(Fraction)
     stars = [Fraction(0)] * (KEEP + 1)
@@ -213,7 +219,13 @@ def _adversary_attack(s: Scenario) -> Odds:
         if other.attack and card_available(adv, other):
             o = this if i == s.card else card_odds(s, other, garde)
             expectations.append((f"card.{i}.success", _("« {name} » : ✅ Réussite").format(name=other.name), o.success))
-            expectations.append((f"card.{i}.star", _("« {name} » : ⭐ Repérez {x} 5").format(name=other.name, x=other.star_fives), o.star))
+            expectations.append(
+                (
+                    f"card.{i}.star",
+                    _("« {name} » : ⭐ Repérez {x} 5").format(name=other.name, x=other.star_fives),
+                    o.star,
+                )
+            )
     return Odds(
         outcomes=(("success", _("✅ Réussite"), this.success), ("failure", _("❌ Échec"), 1 - this.success)),
         charts=tuple(charts),
@@ -222,7 +234,11 @@ def _adversary_attack(s: Scenario) -> Odds:
 
 
 def _pc_attack(s: Scenario) -> Odds:
-    dist = pc_distribution(s.pc, s.pc_faces) if s.pc.source is PcSource.ROLLED else {(s.pc.score, False, False): Fraction(1)}
+    dist = (
+        pc_distribution(s.pc, s.pc_faces)
+        if s.pc.source is PcSource.ROLLED
+        else {(s.pc.score, False, False): Fraction(1)}
+    )
     scores: dict[int, Fraction] = defaultdict(Fraction)
     for (score, _d, _c), p in dist.items():
         scores[score] += p
@@ -246,8 +262,20 @@ def _pc_attack(s: Scenario) -> Odds:
         charts.insert(0, Chart("score", _("Score d'attaque du personnage"), _bars(scores), _mean(scores)))
     expectations: list[tuple[str, str, Fraction]] = [("boxes", _("Cases cochées en moyenne"), _mean(boxes))]
     if s.pc.source is PcSource.ROLLED:
-        expectations.append(("defaut", _("Défaut ⚠️ (dé de compétence gardé à 0)"), sum((p for (_s, d, _c), p in dist.items() if d), Fraction(0))))
-        expectations.append(("critique", _("Critique (dé de compétence gardé à 5)"), sum((p for (_s, _d, c), p in dist.items() if c), Fraction(0))))
+        expectations.append(
+            (
+                "defaut",
+                _("Défaut ⚠️ (dé de compétence gardé à 0)"),
+                sum((p for (_s, d, _c), p in dist.items() if d), Fraction(0)),
+            )
+        )
+        expectations.append(
+            (
+                "critique",
+                _("Critique (dé de compétence gardé à 5)"),
+                sum((p for (_s, _d, c), p in dist.items() if c), Fraction(0)),
+            )
+        )
     return Odds(
         outcomes=tuple((code, labels[code], outcomes[code]) for code in order if code in outcomes),
         charts=tuple(charts),
@@ -267,7 +295,19 @@ def odds(s: Scenario) -> Odds:
 
 def power_table(faces: DiceFaces, levels: Iterable[tuple[str, int, int, int]]) -> list[tuple[str, DiceStats]]:
     """The power table computed from the dice: ``levels`` are (name, 🟫, ⬜, 🟧) rows (data)."""
-    return [(name, dice_stats([Rung.DANGER] * d + [Rung.MENACE] * m + [Rung.NUISANCE] * n, faces)) for name, d, m, n in levels]
+    return [
+        (name, dice_stats([Rung.DANGER] * d + [Rung.MENACE] * m + [Rung.NUISANCE] * n, faces))
+        for name, d, m, n in levels
+    ]
 
 
-__all__ = ["CardOdds", "DiceStats", "adversary_roll", "card_odds", "dice_stats", "odds", "pc_distribution", "power_table"]
+__all__ = [
+    "CardOdds",
+    "DiceStats",
+    "adversary_roll",
+    "card_odds",
+    "dice_stats",
+    "odds",
+    "pc_distribution",
+    "power_table",
+]

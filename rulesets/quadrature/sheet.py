@@ -57,13 +57,19 @@ def card_available(adv: Adversary, card: Card) -> bool:
 
 def card_cost(adv: Adversary, card: Card) -> int:
     """The card's ⚫ cost, raised by each destroyed block that kept it cheap."""
-    extra = sum(b.value for b in adv.blocks if b.capability is Capability.ACTION_COST and b.label == card.name and not b.intact)
+    extra = sum(
+        b.value for b in adv.blocks if b.capability is Capability.ACTION_COST and b.label == card.name and not b.intact
+    )
     return card.cost + extra
 
 
 def armour_bonus(adv: Adversary, part_index: int) -> int:
     """Armour that intact carapace blocks of the *other* parts grant against 💢 (never against 💔)."""
-    return sum(b.value for b in adv.blocks if b.part != part_index + 1 and b.intact and b.capability is Capability.ARMOUR_OTHERS)
+    return sum(
+        b.value
+        for b in adv.blocks
+        if b.part != part_index + 1 and b.intact and b.capability is Capability.ARMOUR_OTHERS
+    )
 
 
 def members(adv: Adversary) -> int:
@@ -164,7 +170,13 @@ class Threat:
     @property
     def survival(self) -> int:
         return (
-            5 * self.blocks + self.boxes + 2 * self.fatigue + 2 * self.endurance + 2 * self.evasion + 3 * self.armour + 2 * self.tenacity
+            5 * self.blocks
+            + self.boxes
+            + 2 * self.fatigue
+            + 2 * self.endurance
+            + 2 * self.evasion
+            + 3 * self.armour
+            + 2 * self.tenacity
         )
 
     @property
@@ -211,7 +223,11 @@ def _threat(adv: Adversary, current: bool) -> Threat:
         fatigue=0 if adv.kind is Kind.HORDE else adv.fatigue_boxes - (adv.fatigue_ticked if current else 0),
         endurance=cap(adv, Capability.ENDURANCE),
         evasion=cap(adv, Capability.EVASION),
-        armour=sum(p.armour_left if current else p.armour for i, p in enumerate(adv.parts) if not (current and part_destroyed(adv, i))),
+        armour=sum(
+            p.armour_left if current else p.armour
+            for i, p in enumerate(adv.parts)
+            if not (current and part_destroyed(adv, i))
+        ),
         tenacity=adv.tenacity,
         actions=adv.action_points,
         best_card=best.name if best else "",

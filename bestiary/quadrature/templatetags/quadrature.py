@@ -103,14 +103,18 @@ def sheet_context(adv: Adversary) -> dict[str, Any]:
     t = threat(adv)
     now = threat(adv, current=True)
     reactions = adv.reactions + (1 if adv.traits.predator_reflexes else 0)
-    traits = [label for name, label in (
-        ("predator_reflexes", "Réflexes de prédateur"),
-        ("bloodthirsty", "Sanguinaire"),
-        ("exhausting_strike", "Frappe épuisante"),
-        ("terror_aura", "Aura de terreur"),
-        ("hive_mind", "Esprit de ruche"),
-        ("hypnotic_gaze", "Regard hypnotique"),
-    ) if getattr(adv.traits, name)]
+    traits = [
+        label
+        for name, label in (
+            ("predator_reflexes", "Réflexes de prédateur"),
+            ("bloodthirsty", "Sanguinaire"),
+            ("exhausting_strike", "Frappe épuisante"),
+            ("terror_aura", "Aura de terreur"),
+            ("hive_mind", "Esprit de ruche"),
+            ("hypnotic_gaze", "Regard hypnotique"),
+        )
+        if getattr(adv.traits, name)
+    ]
     return {
         "adv": adv,
         "horde": adv.kind is Kind.HORDE,

@@ -152,7 +152,15 @@ def test_a_fresh_creature_pays_a_fatigue_cost_for_free():
 
 def test_a_card_whose_cost_would_fill_the_fatigue_track_cannot_be_played():
     card = Card("Cri", 1, 4, fatigue_cost=3, success=Effect(down=1))
-    adv = replace(PRUDENT, deck=(card,), parts=(Part("Corps"),), blocks=(Block(4),), endurance_tokens=0, fatigue_boxes=5, fatigue_ticked=2)
+    adv = replace(
+        PRUDENT,
+        deck=(card,),
+        parts=(Part("Corps"),),
+        blocks=(Block(4),),
+        endurance_tokens=0,
+        fatigue_boxes=5,
+        fatigue_ticked=2,
+    )
     with pytest.raises(ScenarioError) as err:
         parse(Scenario, to_data(Scenario(adversary=adv, card=1)))
     assert "remplirait la piste de fatigue" in err.value.errors["card"]
@@ -206,7 +214,17 @@ def test_the_pc_garde_can_be_rolled_from_its_pool():
     s = Scenario(adversary=PRUDENT, card=2, pc=Pc(source=PcSource.ROLLED, characteristic=1, skill=2, advantage=-1))
     keys = [sl.key for sl in dice_for(s).slots]
     assert keys[4:] == ["pc.car.1", "pc.skill.1", "pc.skill.2", "pc.alea", "pc.edge.1"]
-    dice = {"adv.1": 3, "adv.2": 3, "adv.3": 3, "adv.4": 3, "pc.car.1": 4, "pc.skill.1": 5, "pc.skill.2": 2, "pc.alea": 5, "pc.edge.1": 1}
+    dice = {
+        "adv.1": 3,
+        "adv.2": 3,
+        "adv.3": 3,
+        "adv.4": 3,
+        "pc.car.1": 4,
+        "pc.skill.1": 5,
+        "pc.skill.2": 2,
+        "pc.alea": 5,
+        "pc.edge.1": 1,
+    }
     result = resolve(s, fixed_roll(dice))
     assert result.numbers["garde"] == 4 + 5 + 2 + 1  # disadvantage keeps the lower of ⬜/🟥
     assert result.outcome == "success"
@@ -257,7 +275,9 @@ def test_the_mental_state_modifies_the_fixed_garde(mental, garde):
 
 
 def test_a_missed_attack_applies_the_failure_effect_only():
-    s = Scenario(mode=Mode.PC_ATTACK, adversary=BASE, pc=Pc(score=3), pc_success=Effect(light=5), pc_failure=Effect(fatigue=1))
+    s = Scenario(
+        mode=Mode.PC_ATTACK, adversary=BASE, pc=Pc(score=3), pc_success=Effect(light=5), pc_failure=Effect(fatigue=1)
+    )
     result = resolve(s, fixed_roll({}))
     assert result.outcome == "miss"
     assert result.numbers["boxes_ticked"] == 0
@@ -314,7 +334,12 @@ def test_natural_armour_ignores_small_attacks_but_keeps_minimum_one_above():
 
 
 def test_the_heavy_wound_chain_goes_evasion_then_armour_then_block():
-    blocks = (*PRUDENT.blocks[:3], Block(3, part=3), Block(2, capability=Capability.ACTION, label="Morsure", part=3), PRUDENT.blocks[4])
+    blocks = (
+        *PRUDENT.blocks[:3],
+        Block(3, part=3),
+        Block(2, capability=Capability.ACTION, label="Morsure", part=3),
+        PRUDENT.blocks[4],
+    )
     adv = replace(PRUDENT, blocks=blocks, evasion_tokens=1)  # Mâchoires 🛡️ 1
     result = hit(adv, Effect(heavy=3), part=3)
     chain = [k for k in kinds(result) if k in {"evasion", "armour_box", "block_destroyed"}]
@@ -336,7 +361,9 @@ def test_a_heavy_wound_on_a_destroyed_part_has_no_effect():
 
 def test_evasion_converted_wounds_can_be_reduced_separately_as_a_setting():
     adv = replace(PRUDENT, evasion_tokens=1)
-    s = Scenario(mode=Mode.PC_ATTACK, adversary=adv, target_part=2, pc=Pc(score=20), pc_success=Effect(heavy=1, light=2))
+    s = Scenario(
+        mode=Mode.PC_ATTACK, adversary=adv, target_part=2, pc=Pc(score=20), pc_success=Effect(heavy=1, light=2)
+    )
     pooled = resolve(s, fixed_roll({}))
     separate = resolve(replace(s, settings=Settings(evasion_pooled=False)), fixed_roll({}))
     assert pooled.numbers["boxes_ticked"] == 3  # (2 + 3) − 2
@@ -433,9 +460,17 @@ def test_stability_tokens_absorb_each_push_before_the_track_moves():
 
 
 def test_the_track_crosses_the_middle_and_stops_at_the_extremes():
-    assert hit(replace(BASE, mental=Mental.PRUDENT, stability_tokens=0), Effect(up=1)).numbers["mental_after"] == "agressif"
-    assert hit(replace(BASE, mental=Mental.ENRAGE, stability_tokens=0), Effect(up=1)).numbers["mental_after"] == "enrage"
-    assert hit(replace(BASE, mental=Mental.PANIQUE, stability_tokens=0), Effect(down=3)).numbers["mental_after"] == "panique"
+    assert (
+        hit(replace(BASE, mental=Mental.PRUDENT, stability_tokens=0), Effect(up=1)).numbers["mental_after"]
+        == "agressif"
+    )
+    assert (
+        hit(replace(BASE, mental=Mental.ENRAGE, stability_tokens=0), Effect(up=1)).numbers["mental_after"] == "enrage"
+    )
+    assert (
+        hit(replace(BASE, mental=Mental.PANIQUE, stability_tokens=0), Effect(down=3)).numbers["mental_after"]
+        == "panique"
+    )
 
 
 def test_hive_mind_spends_the_shared_pool_before_the_track_moves():
@@ -468,12 +503,17 @@ HORDE = Adversary(
     fatigue_boxes=0,
     endurance_tokens=0,
     stability_tokens=1,
-    deck=(Card("Bande III", 1, 3, success=Effect(light=2), failure=Effect(light=1)), Card("Bande II", 1, 1, attack=False)),
+    deck=(
+        Card("Bande III", 1, 3, success=Effect(light=2), failure=Effect(light=1)),
+        Card("Bande II", 1, 1, attack=False),
+    ),
     horde=HordeRules(high_members=7, low_members=3, stability_on_wound_dealt=1, stability_on_wound_taken=0),
 )
 
 
-@pytest.mark.parametrize(("members", "mood"), [(9, HordeMood.ENRAGE), (7, HordeMood.ENRAGE), (5, HordeMood.NEUTRE), (3, HordeMood.PANIQUE)])
+@pytest.mark.parametrize(
+    ("members", "mood"), [(9, HordeMood.ENRAGE), (7, HordeMood.ENRAGE), (5, HordeMood.NEUTRE), (3, HordeMood.PANIQUE)]
+)
 def test_a_horde_state_follows_its_member_count(members, mood):
     assert horde_mood(HORDE, members) is mood
 
@@ -577,7 +617,9 @@ def test_hypnotic_gaze_needs_the_trait():
 
 
 def test_hypnotic_gaze_drains_stability_and_entangles():
-    s = Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=replace(BASE, traits=Traits(hypnotic_gaze=True)), pc=Pc(stability_tokens=3))
+    s = Scenario(
+        mode=Mode.HYPNOTIC_GAZE, adversary=replace(BASE, traits=Traits(hypnotic_gaze=True)), pc=Pc(stability_tokens=3)
+    )
     result = resolve(s, fixed_roll({}))
     assert result.numbers["pc_stability_spent"] == 3
     assert result.numbers["pc_entangled"] is True

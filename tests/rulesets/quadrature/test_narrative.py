@@ -41,7 +41,9 @@ def test_a_destroyed_block_is_told_with_its_lost_capability():
 def test_the_scene_describes_each_situation():
     assert "Frappe vive" in scene(Scenario())
     assert "Corps" in scene(Scenario(mode=Mode.PC_ATTACK))
-    assert "regard" in scene(Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=replace(Scenario().adversary, traits=Traits(hypnotic_gaze=True))))
+    assert "regard" in scene(
+        Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=replace(Scenario().adversary, traits=Traits(hypnotic_gaze=True)))
+    )
     assert "manche" in scene(Scenario(mode=Mode.ROUND))
     horde = replace(Scenario().adversary, kind=Kind.HORDE)
     assert "horde" in scene(Scenario(adversary=horde)).lower()

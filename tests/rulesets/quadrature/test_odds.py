@@ -76,7 +76,9 @@ def test_each_power_level_distribution_sums_to_one():
 
 @pytest.mark.parametrize("rungs", [[D, M, N, N], [M, M, M, M], [D, D, M, N, N], [M, N, N, N, N, N]])
 def test_the_adversary_roll_matches_brute_force_enumeration(rungs):
-    expected = brute_force([_die(r) for r in rungs], lambda faces: (lambda r: (r.total, r.fives))(read_adversary_roll(faces, 5)))
+    expected = brute_force(
+        [_die(r) for r in rungs], lambda faces: (lambda r: (r.total, r.fives))(read_adversary_roll(faces, 5))
+    )
     assert adversary_roll(rungs, FACES) == dict(expected.probabilities)
 
 
@@ -120,7 +122,9 @@ def _brute_attack(s: Scenario) -> tuple[Fraction, Fraction]:
         dice = [*pool.characteristic, *pool.skill, pool.alea, *pool.edge]
         nc, ns = len(pool.characteristic), len(pool.skill)
         gardes = dict(
-            brute_force(dice, lambda v: pc_score(v[:nc], v[nc : nc + ns], v[nc + ns :], pool.advantage, s.pc_faces).score).probabilities
+            brute_force(
+                dice, lambda v: pc_score(v[:nc], v[nc : nc + ns], v[nc + ns :], pool.advantage, s.pc_faces).score
+            ).probabilities
         )
     typed = replace(s, pc=replace(s.pc, source=PcSource.TYPED, score=0))
     slots = dice_for(typed).slots
@@ -142,7 +146,11 @@ def _brute_attack(s: Scenario) -> tuple[Fraction, Fraction]:
         Scenario(adversary=PRUDENT, card=2, pc=Pc(score=11)),
         Scenario(adversary=BASE, card=3, pc=Pc(score=14), matchup=-1),
         Scenario(adversary=replace(BASE, mental=Mental.PANIQUE), card=1, pc=Pc(score=7)),
-        Scenario(adversary=replace(PRUDENT, danger=0, menace=2, nuisance=2), card=2, pc=Pc(source=PcSource.ROLLED, characteristic=0, skill=0)),
+        Scenario(
+            adversary=replace(PRUDENT, danger=0, menace=2, nuisance=2),
+            card=2,
+            pc=Pc(source=PcSource.ROLLED, characteristic=0, skill=0),
+        ),
     ],
     ids=["typed-garde", "matchup", "panicked", "rolled-garde"],
 )
@@ -157,7 +165,9 @@ def test_adversary_attack_odds_match_enumeration_through_the_engine(scenario):
 def test_every_available_card_gets_its_own_odds_against_the_garde():
     result = odds(Scenario(adversary=PRUDENT, card=2, pc=Pc(score=12)))
     codes = [c for c, _l, _v in result.expectations]
-    assert [c for c in codes if c.startswith("card.")] == [f"card.{i}.{k}" for i in range(1, 5) for k in ("success", "star")]
+    assert [c for c in codes if c.startswith("card.")] == [
+        f"card.{i}.{k}" for i in range(1, 5) for k in ("success", "star")
+    ]
     for i in (1, 3):
         brute, brute_star = _brute_attack(Scenario(adversary=PRUDENT, card=i, pc=Pc(score=12)))
         values = {c: v for c, _l, v in result.expectations}
