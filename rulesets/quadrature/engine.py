@@ -1056,13 +1056,21 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
             "Traits offensifs — Réflexes de prédateur",
             G_ROUND,
         )
+    terror: dict[str, Number] = {}
     if adv.traits.terror_aura:
+        if s.pc.stability_tokens > 0:
+            terror = {"pc_stability_after": s.pc.stability_tokens - 1, "pc_down": 0}
+            told = _("{pc} perd 1 ◇ ({n} restant(s))").format(pc=s.pc.name, n=s.pc.stability_tokens - 1)
+        else:
+            terror = {"pc_stability_after": 0, "pc_down": 1}
+            told = _("{pc} n'a plus de ◇ : il subit 🔻").format(pc=s.pc.name)
         w.emit(
             "terror",
-            _("Aura de terreur"),
-            _("chaque créature engagée perd 1 ◇, sans jeton elle subit 🔻"),
+            _("Aura de terreur : chaque créature engagée perd 1 ◇, sans jeton elle subit 🔻"),
+            told,
             "Traits mentaux — Aura de terreur",
             G_ROUND,
+            **terror,
         )
     final = w.sheet()
     deck = [c.name for c in final.deck if card_available(final, c)]
@@ -1088,6 +1096,7 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
         "cards_available": len(deck),
         "destroyed": w.all_destroyed(),
         "exhausted": w.exhausted(),
+        **terror,
     }
     if adv.kind is Kind.HORDE:
         numbers["members_after"] = members(final)

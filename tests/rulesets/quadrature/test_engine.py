@@ -446,8 +446,13 @@ def test_predator_reflexes_give_one_more_reaction_each_round():
     assert _round(replace(BASE, traits=Traits(predator_reflexes=True))).numbers["reactions"] == 1
 
 
-def test_terror_aura_is_announced_at_the_start_of_the_creature_turn():
-    assert "terror" in kinds(_round(replace(BASE, traits=Traits(terror_aura=True))))
+def test_terror_aura_takes_a_stability_token_from_the_engaged_pc_or_pushes_it_to_fear():
+    adv = replace(BASE, traits=Traits(terror_aura=True))
+    calm = resolve(Scenario(mode=Mode.ROUND, adversary=adv, pc=Pc(stability_tokens=2)), fixed_roll({}))
+    assert "terror" in kinds(calm)
+    assert (calm.numbers["pc_stability_after"], calm.numbers["pc_down"]) == (1, 0)
+    shaken = resolve(Scenario(mode=Mode.ROUND, adversary=adv, pc=Pc(stability_tokens=0)), fixed_roll({}))
+    assert (shaken.numbers["pc_stability_after"], shaken.numbers["pc_down"]) == (0, 1)
 
 
 # --- the mental track 🔺🔻 and Stabilité ◇ -------------------------------------------------------------------------------
