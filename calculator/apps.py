@@ -11,5 +11,8 @@ class CalculatorConfig(AppConfig):
         from rulesets.core.i18n import set_translator
         from rulesets.core.registry import load_all
 
+        from calculator import bestiary_cache
+
         set_translator(gettext)
         load_all()
+        bestiary_cache.connect()

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from calculator import plugins
+from calculator import bestiary_cache, plugins
 from rulesets.core import request as core_request
 from rulesets.core.dice import DiceSpec
 from rulesets.core.odds import Odds
@@ -30,7 +30,7 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
 def ruleset_defaults(*, ruleset: Ruleset) -> dict[str, Any]:
     """The scenario a page starts from: the engine's defaults with the table's settings."""
     base = to_data(ruleset.scenario_type())
-    return deep_merge(base, plugins.get(ruleset.slug).defaults())
+    return deep_merge(base, bestiary_cache.defaults(plugins.get(ruleset.slug)))
 
 
 def with_table_settings(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def with_table_settings(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> dict
     scenario = payload.get("scenario")
     if scenario is None or not isinstance(scenario, Mapping):
         return dict(payload)
-    settings = plugins.get(ruleset.slug).defaults()
+    settings = bestiary_cache.defaults(plugins.get(ruleset.slug))
     return {**payload, "scenario": deep_merge(settings, scenario)}
 
 

@@ -137,6 +137,9 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "estoc"}}
+BESTIARY_CACHE_SECONDS = int(os.environ.get("BESTIARY_CACHE_SECONDS", "30"))
+
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 

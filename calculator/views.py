@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
-from calculator import plugins, services
+from calculator import bestiary_cache, plugins, services
 from calculator.charts import chart_view
 from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_query
 from rulesets.core.registry import Ruleset, load_all
@@ -57,7 +57,7 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Form, live scene and odds, and the result when asked (POST, or a permalink with ``r=1``)."""
     ruleset = _ruleset(slug)
     plugin = plugins.get(slug)
-    groups = {g.key: g for g in plugin.presets()}
+    groups = {g.key: g for g in bestiary_cache.presets(plugin)}
     data: QueryDict | None = request.POST if request.method == "POST" else request.GET
     if data is not None and MARKER not in data:
         data = None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from crispy_forms.templatetags.crispy_forms_filters import as_crispy_field
-from django import template
+from django import forms, template
+from django.forms import BoundField
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -27,7 +27,69 @@ def field(form: ScenarioForm, *parts: Any) -> SafeString:
     name = _path(*parts)
     if name not in form.fields:
         return SafeString("")
-    return SafeString(as_crispy_field(form[name]))
+    return render_field(form[name])
+
+
+def _attrs(attrs: dict[str, Any]) -> SafeString:
+    return format_html_join("", ' {}="{}"', ((k, v) for k, v in attrs.items() if v is not None and v is not False))
+
+
+def render_field(bf: BoundField) -> SafeString:
+    """One Bootstrap 5 field (label, input, French error, help), built directly in Python.
+
+    The same markup crispy-bootstrap5 produces, without a template per field: the calculator
+    form has some fifty fields, and rendering them through templates cost most of the response
+    time (see docs/performance.md).
+    """
+    widget = bf.field.widget
+    errors = bf.errors
+    field_id = bf.id_for_label
+    invalid = " is-invalid" if errors else ""
+    feedback = format_html_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors))
+    help_text = format_html('<div class="form-text">{}</div>', bf.help_text) if bf.help_text else ""
+    value = bf.value()
+    if isinstance(widget, forms.CheckboxInput):
+        control = format_html(
+            '<div class="form-check"><input type="checkbox" name="{}" class="form-check-input{}"{}>'
+            '<label class="form-check-label" for="{}">{}</label>{}{}</div>',
+            bf.html_name,
+            invalid,
+            _attrs({"id": field_id, "checked": bool(value)}),
+            field_id,
+            bf.label,
+            feedback,
+            help_text,
+        )
+        return format_html('<div class="mb-3">{}</div>', control)
+    if isinstance(widget, forms.Select):
+        current = "" if value is None else str(value)
+        options = format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            ((k, " selected" if str(k) == current else "", v) for k, v in bf.field.choices),  # type: ignore[attr-defined]
+        )
+        control = format_html(
+            '<select name="{}" class="form-select{}" id="{}">{}</select>', bf.html_name, invalid, field_id, options
+        )
+    else:
+        attrs = {**widget.attrs, "id": field_id}
+        css = attrs.pop("class", "")
+        control = format_html(
+            '<input type="text" name="{}" value="{}" class="form-control {}{}"{}>',
+            bf.html_name,
+            "" if value is None else value,
+            css,
+            invalid,
+            _attrs(attrs),
+        )
+    return format_html(
+        '<div class="mb-3"><label class="form-label" for="{}">{}</label>{}{}{}</div>',
+        field_id,
+        bf.label,
+        control,
+        feedback,
+        help_text,
+    )
 
 
 @register.simple_tag

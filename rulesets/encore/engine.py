@@ -33,19 +33,34 @@ VICTOIRE, DEFAITE, EGALITE = "victoire", "defaite", "egalite"
 EVITE, EVITE_COMPLICATION, TOUCHE = "evite", "evite_complication", "touche"
 
 
+_OUTCOME_SOURCES = {
+    REUSSITE: "Réussite",
+    PARTIELLE: "Réussite partielle",
+    ECHEC: "Échec",
+    VICTOIRE: "Le PJ l'emporte",
+    DEFAITE: "L'autre PJ l'emporte",
+    EGALITE: "Égalité : personne ne l'emporte",
+    EVITE: "Attaque évitée",
+    EVITE_COMPLICATION: "Attaque évitée, avec une complication",
+    TOUCHE: "Le PJ est touché",
+}
+# the same texts marked for makemessages (translated one at a time by outcome_label)
+_MARKED = (
+    _("Réussite"),
+    _("Réussite partielle"),
+    _("Échec"),
+    _("Le PJ l'emporte"),
+    _("L'autre PJ l'emporte"),
+    _("Égalité : personne ne l'emporte"),
+    _("Attaque évitée"),
+    _("Attaque évitée, avec une complication"),
+    _("Le PJ est touché"),
+)
+
+
 def outcome_label(code: str) -> str:
     """French label of an outcome code (translated at call time)."""
-    return {
-        REUSSITE: _("Réussite"),
-        PARTIELLE: _("Réussite partielle"),
-        ECHEC: _("Échec"),
-        VICTOIRE: _("Le PJ l'emporte"),
-        DEFAITE: _("L'autre PJ l'emporte"),
-        EGALITE: _("Égalité : personne ne l'emporte"),
-        EVITE: _("Attaque évitée"),
-        EVITE_COMPLICATION: _("Attaque évitée, avec une complication"),
-        TOUCHE: _("Le PJ est touché"),
-    }[code]
+    return _(_OUTCOME_SOURCES[code])
 
 
 TONES = {

@@ -1,0 +1,64 @@
+"""Short-lived cache of what each page reads from the bestiary on every request.
+
+Table settings and preset lists change only when an admin edits the bestiary, yet every page
+view and API call reads them. They are cached for ``BESTIARY_CACHE_SECONDS``; any save or delete
+of a bestiary model clears them in this process at once (other processes see the change when
+their copy expires, at most that many seconds later).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+
+from calculator.plugins import PresetGroup, WebPlugin
+
+VERSION_KEY = "estoc:bestiary:version"
+
+
+def _version() -> int:
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        version = 1
+        cache.set(VERSION_KEY, version, None)
+    return int(version)
+
+
+def _cached(name: str, plugin: WebPlugin, compute: Any) -> Any:
+    key = f"estoc:{plugin.slug}:{name}:{_version()}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, getattr(settings, "BESTIARY_CACHE_SECONDS", 30))
+    return value
+
+
+def defaults(plugin: WebPlugin) -> dict[str, Any]:
+    """``plugin.defaults()``, cached (a copy: callers may merge into it)."""
+    return copy.deepcopy(_cached("defaults", plugin, plugin.defaults))
+
+
+def presets(plugin: WebPlugin) -> list[PresetGroup]:
+    return list(_cached("presets", plugin, plugin.presets))
+
+
+def invalidate(**_kwargs: Any) -> None:
+    try:
+        cache.incr(VERSION_KEY)
+    except ValueError:
+        cache.set(VERSION_KEY, 2, None)
+
+
+def connect() -> None:
+    """Clear the cache whenever a model of a ``bestiary.*`` app is saved or deleted."""
+    from django.apps import apps
+
+    for config in apps.get_app_configs():
+        if config.name.startswith("bestiary."):
+            for model in config.get_models():
+                post_save.connect(invalidate, sender=model, dispatch_uid=f"estoc-cache-save-{model._meta.label}")
+                post_delete.connect(invalidate, sender=model, dispatch_uid=f"estoc-cache-del-{model._meta.label}")
