@@ -86,6 +86,7 @@ def sheet_context(adv: Adversary) -> dict[str, Any]:
         )
     deck = [
         {
+            "number": n,
             "name": c.name,
             "cost": "⚫" * card_cost(adv, c),
             "initiative": c.initiative,
@@ -97,7 +98,7 @@ def sheet_context(adv: Adversary) -> dict[str, Any]:
             "failure": _effect(c.failure),
             "text": c.text,
         }
-        for c in adv.deck
+        for n, c in enumerate(adv.deck, start=1)
         if card_available(adv, c)
     ]
     t = threat(adv)
