@@ -808,6 +808,7 @@ def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
             "cost": card_cost(adv, card),
             "fatigue_ticked": w.fatigue_ticked,
             "endurance_tokens": w.endurance,
+            "stability_tokens": w.stability,
         }
     )
     numbers.update(threat_numbers(adv))

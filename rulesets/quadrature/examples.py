@@ -424,6 +424,26 @@ def examples() -> tuple[Example, ...]:
             "hit",
             members_after=8,
         ),
+        _ex(
+            "horde_attack",
+            "Horde enragée : ⬆ sur ses dés, et un ◇ gagné en blessant",
+            "Hordes",
+            _attack(HORDE, 2, 8, [3, 3, 2, 1]),
+            "success",
+            steps=1,
+            total=9,
+            pc_light=3,
+            stability_tokens=1,
+        ),
+        _ex(
+            "hive_mind",
+            "Esprit de ruche : la réserve commune ◇ absorbe avant la piste",
+            "Traits d'adversaires",
+            _hit(replace(BASE, traits=Traits(hive_mind=True), allied_stability=1), 2, 12, Effect(down=3)),
+            "hit",
+            stability_spent=2,
+            mental_after="prudent",
+        ),
         # --- the living sheet ---
         _ex(
             "round_bleeding",
