@@ -821,14 +821,17 @@ def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
 def pc_value(s: Scenario, dice: DiceRoll, w: Work, what: str) -> int:
     """The PC's score (Garde or attack): typed, or best 🟦 + two best skill dice + aléa."""
     pc = s.pc
+    section = (
+        "Quand l'adversaire attaque un personnage"
+        if s.mode is Mode.ADVERSARY_ATTACK
+        else "Quand un personnage attaque l'adversaire"
+    )
     if pc.source is PcSource.TYPED:
         w.emit(
             "pc_typed",
             _("{what} — {pc} (saisie)").format(what=what, pc=pc.name),
             str(pc.score),
-            "Quand l'adversaire attaque un personnage"
-            if what == _("Garde")
-            else "Quand un personnage attaque l'adversaire",
+            section,
             G_GUARD,
             score=pc.score,
         )
@@ -848,7 +851,7 @@ def pc_value(s: Scenario, dice: DiceRoll, w: Work, what: str) -> int:
         "pc_roll",
         label,
         str(sc.score) + "".join(f" · {f}" for f in flags if f),
-        "Quand un personnage attaque l'adversaire",
+        section,
         G_GUARD,
         score=sc.score,
         defaut=sc.defaut,
