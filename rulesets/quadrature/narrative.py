@@ -213,9 +213,57 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
             paras.append(
                 _("Les entailles s'accumulent : {k} case(s) de plus cochée(s).").format(k=n.get("boxes_ticked"))
             )
+        if result.events_of("fatigue") and result.outcome != "exhausted":
+            paras.append(
+                _pick(
+                    result,
+                    "fatigue",
+                    [
+                        _("Le souffle de {name} se fait court ; chaque geste lui coûte davantage.").format(
+                            name=adv.name
+                        ),
+                        _("{name} halète, les flancs battants : la fatigue s'installe.").format(name=adv.name),
+                    ],
+                )
+            )
+        if result.events_of("stability"):
+            paras.append(
+                _pick(
+                    result,
+                    "steady",
+                    [
+                        _("Mais la créature tient bon : son sang-froid absorbe le choc."),
+                        _("Elle gronde, se reprend ; son aplomb n'a pas encore cédé."),
+                    ],
+                )
+            )
         if result.events_of("mental"):
-            moved = result.events_of("mental")[-1].value
-            paras.append(_("Son humeur vacille : {moved}.").format(moved=moved))
+            moved = result.events_of("mental")[-1]
+            after = str(moved.data.get("after", ""))
+            moods = {
+                "enrage": _("La rage l'emporte : elle frappera plus fort, mais se découvre ({moved})."),
+                "panique": _("La peur la submerge : elle ne songe plus qu'à fuir ({moved})."),
+                "agressif": _("Elle se ramasse, prête à rendre coup pour coup ({moved})."),
+                "prudent": _("Elle recule d'un pas, soudain méfiante ({moved})."),
+            }
+            paras.append(moods.get(after, _("Son humeur vacille : {moved}.")).format(moved=moved.value))
+        if adv.kind is Kind.HORDE and "members_after" in n:
+            fallen = int(str(n.get("members_before", 0))) - int(str(n.get("members_after", 0)))
+            if fallen > 0:
+                paras.append(
+                    _pick(
+                        result,
+                        "horde",
+                        [
+                            _("{k} membre(s) de la horde tombe(nt) ; il en reste {left}.").format(
+                                k=lost, left=n["members_after"]
+                            ),
+                            _("La masse se creuse : {k} de moins, {left} encore debout.").format(
+                                k=lost, left=n["members_after"]
+                            ),
+                        ],
+                    )
+                )
         if result.outcome == "exhausted":
             paras.append(
                 _pick(
