@@ -256,10 +256,10 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                         "horde",
                         [
                             _("{k} membre(s) de la horde tombe(nt) ; il en reste {left}.").format(
-                                k=lost, left=n["members_after"]
+                                k=fallen, left=n["members_after"]
                             ),
                             _("La masse se creuse : {k} de moins, {left} encore debout.").format(
-                                k=lost, left=n["members_after"]
+                                k=fallen, left=n["members_after"]
                             ),
                         ],
                     )
