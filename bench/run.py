@@ -62,8 +62,8 @@ def summary(samples: list[float]) -> dict[str, float]:
 def main() -> None:
     settings.ROOT_URLCONF = "bench.urls"
     # no setup_test_environment(): it instruments template rendering and would skew the figures
-    from django.test.utils import get_runner  # noqa: F401  (keeps the test DB helpers importable)
     from django.db import connection
+    from django.test.utils import get_runner  # noqa: F401  (keeps the test DB helpers importable)
 
     old = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
@@ -77,10 +77,25 @@ def run(client: Client) -> None:
     report: dict[str, object] = {}
     repeat = int(os.environ.get("BENCH_REPEAT", "300"))
     aldric = {
-        "_f": "1", "action": "attaque", "pc.name": "Aldric", "pc.attribute": "3", "pc.speciality": "on",
-        "pc.weapon": "3", "pc.armour": "1", "pc.cover": "2", "npcs.0.name": "Arbalétrier", "npcs.0.menace": "2",
-        "npcs.0.sante": "4", "npcs.0.weapon": "3", "strike.enabled": "on", "dice.pc.1": "5", "dice.pc.2": "2",
-        "dice.pc.3": "3", "dice.pc.4": "1", "dice.pc.5": "4", "seed": "42",
+        "_f": "1",
+        "action": "attaque",
+        "pc.name": "Aldric",
+        "pc.attribute": "3",
+        "pc.speciality": "on",
+        "pc.weapon": "3",
+        "pc.armour": "1",
+        "pc.cover": "2",
+        "npcs.0.name": "Arbalétrier",
+        "npcs.0.menace": "2",
+        "npcs.0.sante": "4",
+        "npcs.0.weapon": "3",
+        "strike.enabled": "on",
+        "dice.pc.1": "5",
+        "dice.pc.2": "2",
+        "dice.pc.3": "3",
+        "dice.pc.4": "1",
+        "dice.pc.5": "4",
+        "seed": "42",
     }
     api_body = json.dumps(load_all()["encore"].examples()[0].request)
     permalink = client.post("/encore/", aldric)["Location"]
@@ -94,7 +109,7 @@ def run(client: Client) -> None:
     }
     latency = {name: summary(timed(fn, repeat)) for name, fn in views.items()}
     bare = latency["bare view"]["median_ms"]
-    for name, row in latency.items():
+    for row in latency.values():
         row["ratio_to_bare"] = round(row["median_ms"] / bare, 2)
     report["latency"] = latency
 

@@ -8,10 +8,9 @@ class CalculatorConfig(AppConfig):
     def ready(self) -> None:
         from django.utils.translation import gettext
 
+        from calculator import bestiary_cache
         from rulesets.core.i18n import set_translator
         from rulesets.core.registry import load_all
-
-        from calculator import bestiary_cache
 
         set_translator(gettext)
         load_all()

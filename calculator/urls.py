@@ -1,12 +1,17 @@
 from django.contrib import admin
 from django.urls import path
 
-from calculator import views
+from calculator import share_views, views
 from calculator.api import api
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
+    path("r/", share_views.share_create, name="share_create"),
+    path("r/<str:share_id>", share_views.shared, name="shared"),
+    path("r/<str:share_id>/capture", share_views.shared_capture, name="shared_capture"),
+    path("r/<str:share_id>/wiki.txt", share_views.shared_text, {"kind": "wiki"}, name="shared_wiki"),
+    path("r/<str:share_id>/markdown.md", share_views.shared_text, {"kind": "markdown"}, name="shared_markdown"),
     path("<slug:slug>/", views.calculator, name="calculator"),
 ]

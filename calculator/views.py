@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import push_url
+from django_htmx.http import push_url, retarget
 from django_htmx.middleware import HtmxDetails
 
 from calculator import bestiary_cache, plugins, services
@@ -105,10 +105,11 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "scene": ruleset.scene(scenario) if scenario is not None else "",
         "resolution": resolution,
         "permalink": link,
+        "share_query": link.split("?", 1)[1] if "?" in link else "",
         "odds": odds,
         "charts": [chart_view(c) for c in odds.charts] if odds else [],
         "rows": form.rows,
-        "final_numbers": _summary(plugin, resolution),
+        "final_numbers": result_summary(plugin, resolution),
         "variations": _variations(ruleset, plugin, resolution),
     }
     template = "calculator/page.html"
@@ -121,6 +122,12 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 f"{template}#odds", context, request
             )
             return HttpResponse(body, status=status)
+        if resolution is not None and request.method == "POST":
+            # the form stays as typed: only the result is sent, in place of the previous one
+            response = render(request, f"{template}#result", context)
+            response = retarget(response, "#result")
+            response["HX-Reswap"] = "outerHTML show:#results:top"
+            return push_url(response, link)
         response = render(request, f"{template}#calculator", context, status=status)
         if resolution is not None:
             response = push_url(response, link)
@@ -139,7 +146,7 @@ def _variations(
     ]
 
 
-def _summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:
+def result_summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:
     if resolution is None:
         return []
     if plugin.summary is not None:

@@ -94,13 +94,16 @@ def test_the_permalink_reproduces_the_same_result_with_server_rolled_dice(client
     assert text(first).split("Les chances")[0] == text(second).split("Les chances")[0]
 
 
-def test_htmx_resolve_returns_the_calculator_fragment_and_pushes_the_permalink(client):
+def test_htmx_resolve_returns_only_the_result_in_place_and_pushes_the_permalink(client):
     response = client.post("/encore/", ALDRIC, **HTMX)
     assert response.status_code == 200
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="calculator"')
+    assert body.lstrip().startswith('<div id="result">')
     assert "<html" not in body
+    assert 'name="pc.name"' not in body
     assert "Réussite partielle" in body
+    assert response["HX-Retarget"] == "#result"
+    assert response["HX-Reswap"].startswith("outerHTML")
     assert response["HX-Push-Url"].startswith("/encore/?")
 
 

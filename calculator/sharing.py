@@ -1,0 +1,193 @@
+"""Sharing a result: freeze it, compare it with today's engine, export it as wikitext/Markdown."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.http import QueryDict
+
+from calculator import plugins, services
+from calculator.forms import ScenarioForm
+from calculator.models import SharedResult
+from rulesets.core import request as core_request
+from rulesets.core.registry import Ruleset, load_all
+from rulesets.core.schema import ScenarioError
+
+ERROR_NOTHING_TO_SHARE = "Aucun résultat à partager : résolvez d'abord l'échange."
+
+PHYS_COLOUR = "#C0524E"
+MAG_COLOUR = "#6B4E8A"
+
+
+def share_create(*, ruleset: Ruleset, query: str) -> SharedResult:
+    """Resolve the permalink ``query`` again (same typed dice, same seed) and freeze the result.
+
+    Raises :class:`ScenarioError` when the query does not describe a valid resolution.
+    """
+    from calculator.views import permalink, result_summary
+
+    data = QueryDict(query)
+    if "seed" not in data:
+        raise ScenarioError({"__all__": ERROR_NOTHING_TO_SHARE})
+    plugin = plugins.get(ruleset.slug)
+    form = ScenarioForm(ruleset, plugin, services.ruleset_defaults(ruleset=ruleset), data)
+    resolution = services.resolution_resolve(ruleset=ruleset, payload=form.payload())
+    result = core_request.result_data(resolution)
+    result["tone"] = resolution.result.tone
+    request = {
+        "scenario": result["scenario"],
+        "dice": {d["key"]: d["value"] for d in result["dice"]},
+        "seed": result["seed"],
+    }
+    return SharedResult.objects.create(
+        ruleset=ruleset.slug,
+        engine_version=ruleset.engine_version,
+        request=request,
+        result=result,
+        summary=[list(row) for row in result_summary(plugin, resolution)],
+        permalink=permalink(ruleset, resolution, plugin.hidden),
+    )
+
+
+_COMPARED = ("outcome", "numbers", "narrative")
+
+
+def share_drift(shared: SharedResult) -> str:
+    """Empty when today's engine gives the same result; else why it would differ (French)."""
+    ruleset = load_all().get(shared.ruleset)
+    if ruleset is None:
+        return "Ce système de règles n'est plus disponible : le résultat est montré tel qu'il était."
+    try:
+        now = core_request.result_data(core_request.resolve(ruleset, shared.request))
+    except ScenarioError:
+        return "Les règles actuelles n'acceptent plus cette situation : le résultat est montré tel qu'il était."
+    steps = [(e["label"], e["value"]) for e in now["events"]]
+    before = [(e["label"], e["value"]) for e in shared.result.get("events", [])]
+    if any(now[k] != shared.result.get(k) for k in _COMPARED) or steps != before:
+        version = ""
+        if ruleset.engine_version != shared.engine_version:
+            version = f" (moteur {shared.engine_version} → {ruleset.engine_version})"
+        return f"Résolu aujourd'hui avec les mêmes dés, l'échange donnerait un autre résultat{version}."
+    return ""
+
+
+# --- text exports ------------------------------------------------------------------------------
+
+_WIKI_ESCAPES = {
+    "|": "&#124;",
+    "[": "&#91;",
+    "]": "&#93;",
+    "{": "&#123;",
+    "}": "&#125;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "'": "&#39;",
+    "=": "&#61;",
+    "*": "&#42;",
+    "#": "&#35;",
+    "~": "&#126;",
+}
+_BADGE = re.compile(r"\b(PHYS|MAG)\b")
+
+
+def wiki_escape(text: str) -> str:
+    """Plain text safe in MediaWiki markup, table cells included."""
+    return "".join(_WIKI_ESCAPES.get(ch, ch) for ch in str(text))
+
+
+def wiki_badges(text: str) -> str:
+    """Escape, then colour the PHYS and MAG tokens as the page's badges do."""
+    colours = {"PHYS": PHYS_COLOUR, "MAG": MAG_COLOUR}
+    return _BADGE.sub(
+        lambda m: (
+            f'<span style="color:#fff;background:{colours[m.group(1)]};padding:0 .3em;border-radius:.2em">{m.group(1)}</span>'
+        ),
+        wiki_escape(text),
+    )
+
+
+def wikitext(shared: SharedResult, url: str) -> str:
+    """MediaWiki markup of the four frames: prose for the scene and story, wikitables after."""
+    r = shared.result
+    lines = [
+        "== La scène ==",
+        wiki_escape(shared.scene),
+        "",
+        "== Le récit ==",
+        f"'''{wiki_escape(r.get('outcome_label', ''))}'''",
+        "",
+    ]
+    for paragraph in shared.story:
+        lines += [wiki_escape(paragraph), ""]
+    lines += ["== Résolution technique ==", '{| class="wikitable"', "! Étape !! Valeur !! Règle"]
+    dice = " ".join(f"{d['value']}" + ("" if d.get("typed") else "*") for d in r.get("dice", []))
+    if dice:
+        lines += ["|-", f"| Dés (* : lancés par le serveur) || {wiki_escape(dice)} || graine {r.get('seed')}"]
+    for group, events in shared.event_groups():
+        if group:
+            lines += ["|-", f'! colspan="3" | {wiki_escape(group)}']
+        for e in events:
+            lines += ["|-", f"| {wiki_badges(e['label'])} || {wiki_badges(e['value'])} || {wiki_escape(e['rule'])}"]
+    lines += ["|}", "", "== Résultat final ==", '{| class="wikitable"']
+    for _key, label, value in shared.summary:
+        lines += ["|-", f"! {wiki_escape(label)}", f"| {wiki_badges(value)}"]
+    lines += ["|}", "", f"<small>Estoc — [{url} résultat {shared.id}]</small>"]
+    return "\n".join(lines) + "\n"
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-!|<>])")
+
+
+def md_escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def markdown(shared: SharedResult, url: str) -> str:
+    """Markdown for forums (GitHub-flavoured tables)."""
+    r = shared.result
+    lines = [
+        "### La scène",
+        "",
+        md_escape(shared.scene),
+        "",
+        "### Le récit",
+        "",
+        f"**{md_escape(r.get('outcome_label', ''))}**",
+        "",
+    ]
+    for paragraph in shared.story:
+        lines += [md_escape(paragraph), ""]
+    lines += ["### Résolution technique", "", "| Étape | Valeur | Règle |", "| --- | --- | --- |"]
+    for group, events in shared.event_groups():
+        if group:
+            lines.append(f"| **{md_escape(group)}** | | |")
+        for e in events:
+            lines.append(f"| {md_escape(e['label'])} | {md_escape(e['value'])} | {md_escape(e['rule'])} |")
+    lines += ["", "### Résultat final", "", "| | |", "| --- | --- |"]
+    for _key, label, value in shared.summary:
+        lines.append(f"| {md_escape(label)} | {md_escape(value)} |")
+    lines += ["", f"[Estoc — résultat {shared.id}]({url})"]
+    return "\n".join(lines) + "\n"
+
+
+def embed_snippet(capture_url: str, title: str) -> str:
+    return (
+        f'<iframe src="{capture_url}" width="760" height="900" loading="lazy" '
+        f'title="{title}" style="border:0;max-width:100%"></iframe>'
+    )
+
+
+def as_rows(shared: SharedResult) -> dict[str, Any]:
+    """What the frames template needs."""
+    r = shared.result
+    return {
+        "scene": shared.scene,
+        "story": shared.story,
+        "outcome_label": r.get("outcome_label", ""),
+        "tone": r.get("tone", "neutral"),
+        "dice": r.get("dice", []),
+        "seed": r.get("seed"),
+        "groups": shared.event_groups(),
+        "summary": shared.summary,
+    }
