@@ -28,9 +28,14 @@ def test_a_gm_attacks_a_bestiary_creature_and_follows_its_living_sheet(
     page.fill("input[name='pc_success.light']", "3")
     page.fill("input[name='pc_success.bleed']", "1")
     page.locator("input[name='pc_success.bleed']").dispatch_event("change")
+    page.wait_for_timeout(400)  # the live redraw fires 150 ms after a change
     page.wait_for_load_state("networkidle")
     page.click("button:has-text('Résoudre')")
-    expect(page.locator("#story")).to_be_visible(timeout=60_000)
+    try:
+        expect(page.locator("#story")).to_be_visible(timeout=60_000)
+    except AssertionError:
+        shot(page, f"quadrature-fail-{label}")
+        raise
     assert "Bras armé" in page.inner_text("#technical")
     assert page.is_visible(".q-sheet")
     query = parse_qs(urlparse(page.url).query)
