@@ -1,0 +1,149 @@
+"""The Quadrature page plug-in: dice faces from the database, bestiary presets, the final panel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from bestiary.quadrature import selectors
+from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from rulesets.core.request import Resolution
+from rulesets.core.schema import flatten, to_data
+from rulesets.quadrature.model import Adversary, Mode, Scenario
+
+# Rows a creature preset always writes, so that loading a smaller sheet over a larger one blanks
+# the rows it does not use (a block of 0 boxes, a card or a part without a name is ignored).
+MIN_ROWS = {"parts": 6, "blocks": 12, "deck": 8}
+
+
+def _padded(data: dict[str, Any], rows: dict[str, int]) -> dict[str, Any]:
+    values = flatten(data)
+    for key, blank in (("parts", {"name": ""}), ("blocks", {"boxes": 0}), ("deck", {"name": ""})):
+        for i in range(len(data[key]), rows[key]):
+            for field, value in blank.items():
+                values[f"{key}.{i}.{field}"] = value
+    return values
+
+
+def creature_presets() -> list[Preset]:
+    adversaries = selectors.adversary_list()
+    sheets = [(a, selectors.adversary_data(a)) for a in adversaries]
+    rows = dict(MIN_ROWS)
+    for _a, data in sheets:
+        for key in rows:
+            rows[key] = max(rows[key], len(data[key]))
+    return [
+        Preset(
+            key=str(a.pk),
+            label=f"{'🕷️ ' if a.kind == 'horde' else ''}{a.name}" + (f" — {a.power.name}" if a.power else ""),
+            values=_padded(data, rows),
+        )
+        for a, data in sheets
+    ]
+
+
+def presets() -> list[PresetGroup]:
+    cards = [Preset(key=str(c.pk), label=str(c), values=flatten(selectors.card_data(c))) for c in selectors.card_list()]
+    return [
+        PresetGroup(key="creature", prefix="adversary", label=_("Adversaire du bestiaire"), presets=creature_presets()),
+        PresetGroup(key="card", prefix="adversary.deck.{row}", label=_("Carte du bestiaire"), presets=cards),
+    ]
+
+
+def defaults() -> dict[str, Any]:
+    return selectors.dice_faces_data()
+
+
+def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
+    n = resolution.result.numbers
+    s: Scenario = resolution.scenario
+    rows: list[tuple[str, str, str]] = [("outcome", _("Résultat"), resolution.result.outcome_label)]
+
+    def add(key: str, label: str, fmt: str = "{v}") -> None:
+        if key in n and n[key] not in (None, 0, False, ""):
+            rows.append((key, label, fmt.format(v=n[key])))
+
+    if s.mode is Mode.ADVERSARY_ATTACK:
+        add("card", _("Carte jouée"))
+        if "total" in n:
+            rows.append(("total", _("Total contre Garde"), f"{n['total']} / {n['garde']}"))
+        for key, label in (
+            ("pc_light", "💢"),
+            ("pc_heavy", "💔"),
+            ("pc_fatigue", "💧"),
+            ("pc_up", "🔺"),
+            ("pc_down", "🔻"),
+            ("pc_bleed", "🩸"),
+        ):
+            add(key, _("{sym} infligés au personnage").format(sym=label))
+        add("pc_stunned", _("Personnage Sonné 🫨"), _("oui"))
+        add("pc_entangled", _("Personnage Entravé 🕸️"), _("oui"))
+    elif s.mode is Mode.PC_ATTACK:
+        rows.append(("score", _("Attaque contre Garde"), f"{n['score']} / {n['garde']}"))
+        add("target_part", _("Partie visée"))
+        add("boxes_ticked", _("Cases ▢ cochées"))
+        add("blocks_destroyed", _("Blocs détruits"))
+        add("armour_destroyed", _("Cases d'armure détruites"))
+        add("evasion_spent", _("Évasion 🍀 dépensée"))
+        add("fatigue_added", _("Cases de fatigue cochées"))
+        add("members_after", _("Membres restants"))
+    elif s.mode is Mode.ROUND:
+        add("bleed_ticked", _("Cases perdues par hémorragie"))
+        rows.append(
+            (
+                "tokens",
+                _("Jetons de la manche"),
+                f"🫁 {n['endurance_tokens']} · 🍀 {n['evasion_tokens']} · ◇ {n['stability_tokens']}",
+            )
+        )
+        rows.append(("cards_available", _("Actions encore au deck"), str(n["cards_available"])))
+    rows.append(("threat", _("Niveau de menace 💀"), str(n.get("threat_label", ""))))
+    return rows
+
+
+def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]:
+    """Carry the sheet after the exchange into the next step, or aim the same attack elsewhere."""
+    s: Scenario = resolution.scenario
+    sheet = resolution.result.events[-1].data.get("sheet") if resolution.result.events else None
+    out: list[tuple[str, dict[str, Any], bool]] = []
+    if s.mode is Mode.PC_ATTACK:
+        for i, part in enumerate(s.adversary.parts, start=1):
+            out.append((_("Viser : {part}").format(part=part.name), {"target_part": i}, i == s.target_part))
+    if sheet is not None:
+        carried = {f"adversary.{k}": v for k, v in flatten(sheet).items()}
+        if s.mode is not Mode.ROUND:
+            out.append((_("Fin de manche avec la fiche obtenue"), {**carried, "mode": Mode.ROUND.value}, False))
+        else:
+            out.append(
+                (_("L'adversaire attaque (fiche obtenue)"), {**carried, "mode": Mode.ADVERSARY_ATTACK.value}, False)
+            )
+            out.append((_("Un personnage attaque (fiche obtenue)"), {**carried, "mode": Mode.PC_ATTACK.value}, False))
+    return out
+
+
+def sheet_of(resolution: Resolution | None, scenario: Scenario | None) -> Adversary | None:
+    """The adversary to show on the living sheet: after the exchange when there is one."""
+    if resolution is not None:
+        data = resolution.result.events[-1].data.get("sheet")
+        if data is not None:
+            from rulesets.core.schema import parse
+
+            parsed: Adversary = parse(Adversary, data)
+            return parsed
+    return scenario.adversary if scenario is not None else None
+
+
+PLUGIN = register(
+    WebPlugin(
+        slug="quadrature",
+        fields_template="calculator/quadrature_fields.html",
+        defaults=defaults,
+        presets=presets,
+        hidden=("faces", "pc_faces"),
+        summary=summary,
+        variations=variations,
+    )
+)
+
+__all__ = ["PLUGIN", "sheet_of", "to_data"]

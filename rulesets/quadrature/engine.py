@@ -1,0 +1,1150 @@
+"""Resolution of one exchange with a Quadrature adversary, as a pure function.
+
+Four situations (:class:`~rulesets.quadrature.model.Mode`):
+
+* the adversary plays a card against a PC: its dice (after the crans ⬆/⬇ of its mental state, the
+  matchup 🟩/🟥 and Sanguinaire) are summed, four kept, and compared with the PC's Garde; ✅ or ❌,
+  plus ⭐ when enough 5s show (§ Quand l'adversaire attaque un personnage);
+* a PC attacks a declared part: score vs the fixed Garde (± mental state), then the full wound
+  chain on that part (§ Blessures légères 💢, § Blessures graves 💔, § Fatigue, § Hémorragie,
+  § États mentaux); a horde takes the simplified chain (§ Hordes);
+* the round boundary of the living sheet: end-of-round bleeding, then the next round's
+  regeneration from intact blocks;
+* the trait Regard hypnotique.
+
+Every step is an :class:`Event` citing the seed; the sheet after the exchange is the last event's
+``data["sheet"]``, so a page can chain rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec
+from rulesets.core.i18n import _, fr_number
+from rulesets.core.results import Event, Number, Result
+from rulesets.core.schema import to_data
+from rulesets.quadrature.dice import (
+    KEEP,
+    adversary_rungs,
+    adversary_slots,
+    adversary_steps,
+    pc_pool,
+    pc_score,
+    pc_slots,
+    scenario_card,
+)
+from rulesets.quadrature.model import (
+    TRACK,
+    Adversary,
+    Capability,
+    Card,
+    Effect,
+    Kind,
+    Mental,
+    Mode,
+    PcSource,
+    Scenario,
+    Settings,
+    rule,
+)
+from rulesets.quadrature.sheet import (
+    HORDE_ATTACK,
+    armour_bonus,
+    block_number,
+    capability_total,
+    card_available,
+    card_cost,
+    guard_modifier,
+    horde_mood,
+    members,
+    part_blocks,
+    threat,
+)
+
+G_ROLL = "Jet"
+G_GUARD = "Garde"
+G_EFFECTS = "Effets"
+G_WOUNDS = "Blessures"
+G_FATIGUE = "Fatigue"
+G_MENTAL = "Mental"
+G_ROUND = "Manche"
+G_SHEET = "Fiche"
+
+
+# --- dice --------------------------------------------------------------------------------------
+
+
+def dice_for(s: Scenario) -> DiceSpec:
+    """The dice to read, in rules order: the adversary's, then the PC's when its score is rolled."""
+    slots: list[DiceSlot] = []
+    if s.mode is Mode.ADVERSARY_ATTACK:
+        card = scenario_card(s)
+        if card is not None and card.attack:
+            steps = sum(st.steps for st in adversary_steps(s.adversary, card, s.matchup, s.pc, s.settings))
+            slots += adversary_slots(adversary_rungs(s.adversary, steps), s.faces)
+            if s.pc.source is PcSource.ROLLED:
+                slots += pc_slots(s.pc, s.pc_faces)
+    elif s.mode is Mode.PC_ATTACK and s.pc.source is PcSource.ROLLED:
+        slots += pc_slots(s.pc, s.pc_faces)
+    return DiceSpec(tuple(slots))
+
+
+# --- the working sheet -------------------------------------------------------------------------
+
+
+@dataclass
+class Work:
+    """A mutable copy of the creature's state while one exchange is applied."""
+
+    adv: Adversary
+    ticked: list[int] = field(default_factory=list)
+    armour_lost: list[int] = field(default_factory=list)
+    fatigue_ticked: int = 0
+    endurance: int = 0
+    evasion: int = 0
+    stability: int = 0
+    allied_stability: int = 0
+    bleeding: int = 0
+    mental: Mental = Mental.PRUDENT
+    stunned: bool = False
+    entangled: bool = False
+    events: list[Event] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, adv: Adversary) -> Work:
+        return cls(
+            adv=adv,
+            ticked=[b.ticked for b in adv.blocks],
+            armour_lost=[p.armour_lost for p in adv.parts],
+            fatigue_ticked=adv.fatigue_ticked,
+            endurance=adv.endurance_tokens,
+            evasion=adv.evasion_tokens,
+            stability=adv.stability_tokens,
+            allied_stability=adv.allied_stability,
+            bleeding=adv.bleeding,
+            mental=adv.mental,
+            stunned=adv.stunned,
+            entangled=adv.entangled,
+        )
+
+    def bump(self, key: str, n: int = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + n
+
+    def emit(self, kind: str, label: str, value: str, section: str, group: str, **data: Any) -> None:
+        self.events.append(Event(kind=kind, label=label, value=value, rule=rule(section), group=group, data=data))
+
+    def sheet(self) -> Adversary:
+        adv = self.adv
+        parts = tuple(replace(p, armour_lost=self.armour_lost[i]) for i, p in enumerate(adv.parts))
+        blocks = tuple(replace(b, ticked=self.ticked[k]) for k, b in enumerate(adv.blocks))
+        return replace(
+            adv,
+            parts=parts,
+            blocks=blocks,
+            fatigue_ticked=self.fatigue_ticked,
+            endurance_tokens=self.endurance,
+            evasion_tokens=self.evasion,
+            stability_tokens=self.stability,
+            allied_stability=self.allied_stability,
+            bleeding=self.bleeding,
+            mental=self.mental,
+            stunned=self.stunned,
+            entangled=self.entangled,
+        )
+
+    # -- boxes --
+
+    def armour_left(self, i: int) -> int:
+        return self.adv.parts[i].armour - self.armour_lost[i]
+
+    def block_left(self, k: int) -> int:
+        return self.adv.blocks[k].boxes - self.ticked[k]
+
+    def block_name(self, k: int) -> str:
+        block = self.adv.blocks[k]
+        return _("{part}, bloc {n}").format(part=self.adv.parts[block.part - 1].name, n=block_number(self.adv, k))
+
+    def _destroyed_event(self, k: int, label: str, section: str, group: str) -> None:
+        block = self.adv.blocks[k]
+        self.bump("blocks_destroyed")
+        self.emit(
+            "block_destroyed",
+            label,
+            capability_lost_text(block.capability, block.value, block.label),
+            section,
+            group,
+            part=block.part - 1,
+            block=k,
+            capability=block.capability.value,
+            capability_label=block.label,
+        )
+
+    def destroy_block(self, k: int, how: str) -> None:
+        self.ticked[k] = self.adv.blocks[k].boxes
+        self._destroyed_event(
+            k,
+            _("{block} détruit ({how})").format(block=self.block_name(k), how=how),
+            "Santé ♥️ et parties du corps",
+            G_WOUNDS,
+        )
+
+    def tick_part(self, i: int, n: int, section: str, report_overflow: bool = True) -> int:
+        """Tick ``n`` boxes block by block, top to bottom; return the boxes that found no block."""
+        for k in part_blocks(self.adv, i):
+            if n <= 0:
+                break
+            left = self.block_left(k)
+            if left <= 0:
+                continue
+            take = min(left, n)
+            self.ticked[k] += take
+            n -= take
+            self.bump("boxes_ticked", take)
+            self.emit(
+                "boxes",
+                _("{block} : {n} case(s) cochée(s)").format(block=self.block_name(k), n=take),
+                f"{self.ticked[k]}/{self.adv.blocks[k].boxes}",
+                section,
+                G_WOUNDS,
+                part=i,
+                block=k,
+                boxes=take,
+            )
+            if self.block_left(k) == 0:
+                self._destroyed_event(
+                    k, _("{block} rempli, détruit").format(block=self.block_name(k)), section, G_WOUNDS
+                )
+        if n > 0 and report_overflow:
+            self.bump("boxes_lost", n)
+            self.emit(
+                "overflow",
+                _("{part} : plus aucune case à cocher").format(part=self.adv.parts[i].name),
+                _("{n} perdue(s)").format(n=n),
+                section,
+                G_WOUNDS,
+                part=i,
+                boxes=n,
+            )
+        return n
+
+    def tick_at(self, k: int) -> None:
+        """Tick one box of block ``k`` (bleeding ignores armour and Endurance)."""
+        self.ticked[k] += 1
+        self.bump("boxes_ticked")
+        self.emit(
+            "bleed_box",
+            _("🩸 {block}").format(block=self.block_name(k)),
+            f"{self.ticked[k]}/{self.adv.blocks[k].boxes}",
+            "Hémorragie 🩸",
+            G_ROUND,
+            part=self.adv.blocks[k].part - 1,
+            block=k,
+        )
+        if self.block_left(k) == 0:
+            self._destroyed_event(
+                k, _("{block} rempli, détruit").format(block=self.block_name(k)), "Hémorragie 🩸", G_ROUND
+            )
+
+    def tick_members(self, n: int, section: str) -> None:
+        """A horde: tick ``n`` members, group after group in sheet order."""
+        last = len(self.adv.parts) - 1
+        for i in range(len(self.adv.parts)):
+            if n <= 0:
+                return
+            n = self.tick_part(i, n, section, report_overflow=i == last)
+
+    def all_destroyed(self) -> bool:
+        return all(self.block_left(k) <= 0 for k in range(len(self.ticked)))
+
+    def members(self) -> int:
+        return sum(self.block_left(k) for k in range(len(self.ticked)))
+
+    def exhausted(self) -> bool:
+        return (
+            self.adv.kind is Kind.CREATURE
+            and self.adv.fatigue_boxes > 0
+            and self.fatigue_ticked >= self.adv.fatigue_boxes
+        )
+
+
+def capability_lost_text(capability: Capability, value: int, label: str) -> str:
+    if capability is Capability.ACTION:
+        return _("l'action « {label} » quitte le deck").format(label=label)
+    if capability is Capability.ACTION_COST:
+        return _("« {label} » coûte {n} ⚫ de plus").format(label=label, n=value)
+    if capability is Capability.ENDURANCE:
+        return _("Endurance 🫁 −{n} par manche").format(n=value)
+    if capability is Capability.EVASION:
+        return _("Évasion 🍀 −{n} par manche").format(n=value)
+    if capability is Capability.STABILITY:
+        return _("Stabilité ◇ −{n} par manche").format(n=value)
+    if capability is Capability.ARMOUR_OTHERS:
+        return _("les autres parties perdent {n} d'armure contre les 💢").format(n=value)
+    return label or _("capacité perdue")
+
+
+# --- the wound chain on a creature -------------------------------------------------------------
+
+
+def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) -> None:
+    """Apply one hit's effects to ``part``: 💔 first, then 💢, 💧, 🩸, 🔺/🔻 and states."""
+    p = w.adv.parts[part]
+    converted: list[int] = []
+    for k in range(effect.heavy):
+        n = k + 1
+        if w.evasion > 0 and not w.stunned:
+            w.evasion -= 1
+            w.bump("evasion_spent")
+            converted.append(3)
+            w.emit(
+                "evasion",
+                _("💔 n°{n} : un jeton d'Évasion 🍀 la convertit en 3 💢").format(n=n),
+                _("le coup ripe"),
+                "Blessures graves 💔",
+                G_WOUNDS,
+                heavy=n,
+            )
+        elif w.armour_left(part) > 0:
+            w.armour_lost[part] += 1
+            w.bump("armour_destroyed")
+            w.emit(
+                "armour_box",
+                _("💔 n°{n} : annulée par l'armure de {part}").format(n=n, part=p.name),
+                _("une case d'armure cède (🛡️ {a} restante)").format(a=w.armour_left(part)),
+                "Blessures graves 💔",
+                G_WOUNDS,
+                heavy=n,
+                part=part,
+            )
+        else:
+            top = next((k for k in part_blocks(w.adv, part) if w.block_left(k) > 0), None)
+            if top is None:
+                w.emit(
+                    "heavy_lost",
+                    _("💔 n°{n} : {part} est déjà détruite").format(n=n, part=p.name),
+                    _("sans effet"),
+                    "Blessures graves 💔",
+                    G_WOUNDS,
+                    heavy=n,
+                )
+            else:
+                w.destroy_block(top, _("💔 sans armure ni Évasion"))
+    if effect.heavy and w.stunned and w.adv.evasion_tokens:
+        w.emit("evasion_off", _("Sonnée 🫨 : l'Évasion est désactivée"), "", "Défenses : Armure et Évasion", G_WOUNDS)
+    batches = [effect.light + sum(converted)] if settings.evasion_pooled else [effect.light, *converted]
+    for light in batches:
+        if light <= 0:
+            continue
+        own = w.armour_left(part)
+        bonus = armour_bonus(w.sheet(), part)
+        armour = own + bonus
+        if p.natural_armour and light < own:
+            w.emit(
+                "natural_armour",
+                _("Cuirasse naturelle ({x}) : {n} 💢 ignorées").format(x=own, n=light),
+                _("moins de {x} marqueurs").format(x=own),
+                "Traits défensifs — Cuirasse naturelle",
+                G_WOUNDS,
+                light=light,
+            )
+            continue
+        passed = max(1, light - armour)
+        w.bump("light_in", light)
+        w.bump("light_passed", passed)
+        detail = _("🛡️ {own}").format(own=own) + (_(" + carapace {b}").format(b=bonus) if bonus else "")
+        w.emit(
+            "light",
+            _("{n} 💢 contre l'armure de {part} ({detail})").format(n=light, part=p.name, detail=detail),
+            _("{k} case(s) à cocher").format(k=passed),
+            "Blessures légères 💢",
+            G_WOUNDS,
+            light=light,
+            armour=armour,
+            passed=passed,
+        )
+        w.tick_part(part, passed, "Blessures légères 💢")
+    if effect.fatigue:
+        apply_fatigue(w, effect.fatigue)
+    if effect.bleed:
+        w.bleeding += effect.bleed
+        w.emit(
+            "bleed",
+            _("Hémorragie 🩸 +{n}").format(n=effect.bleed),
+            _("{t} jeton(s), saignera en fin de manche").format(t=w.bleeding),
+            "Hémorragie 🩸",
+            G_EFFECTS,
+            bleed=effect.bleed,
+        )
+    for _k in range(effect.up):
+        mental_step(w, +1)
+    for _k in range(effect.down):
+        mental_step(w, -1)
+    apply_states(w, effect)
+
+
+def apply_fatigue(w: Work, amount: int) -> None:
+    """Endurance 🫁 tokens absorb first, but an attack always ticks at least one box ▢."""
+    absorbed = min(w.endurance, amount - 1)
+    boxes = amount - absorbed
+    w.endurance -= absorbed
+    room = w.adv.fatigue_boxes - w.fatigue_ticked
+    ticked = min(boxes, room)
+    w.fatigue_ticked += ticked
+    w.bump("endurance_spent", absorbed)
+    w.bump("fatigue_ticked", ticked)
+    w.emit(
+        "fatigue",
+        _("{n} 💧 : {a} absorbée(s) par l'Endurance 🫁, {b} case(s) cochée(s)").format(n=amount, a=absorbed, b=ticked),
+        f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}",
+        "Fatigue 💧 et Endurance 🫁",
+        G_FATIGUE,
+        fatigue=amount,
+        absorbed=absorbed,
+        boxes=ticked,
+    )
+    if w.exhausted():
+        w.emit(
+            "exhausted",
+            _("{name} est Épuisé").format(name=w.adv.name),
+            _("hors de combat (il s'effondre, se soumet ou fuit)"),
+            "Fatigue 💧 et Endurance 🫁",
+            G_FATIGUE,
+        )
+
+
+def mental_step(w: Work, direction: int) -> None:
+    """One 🔺 (+1) or 🔻 (−1): a Stabilité ◇ absorbs it, else the track moves."""
+    sym = "🔺" if direction > 0 else "🔻"
+    if w.stability > 0:
+        w.stability -= 1
+        w.bump("stability_spent")
+        w.emit(
+            "stability",
+            _("{sym} absorbé par un jeton de Stabilité ◇").format(sym=sym),
+            _("{n} restant(s)").format(n=w.stability),
+            "États mentaux (4 états)",
+            G_MENTAL,
+        )
+        return
+    if w.adv.traits.hive_mind and w.allied_stability > 0:
+        w.allied_stability -= 1
+        w.bump("stability_spent")
+        w.emit(
+            "stability",
+            _("{sym} absorbé par la réserve commune (Esprit de ruche)").format(sym=sym),
+            _("{n} restant(s)").format(n=w.allied_stability),
+            "Traits mentaux — Esprit de ruche",
+            G_MENTAL,
+        )
+        return
+    i = TRACK.index(w.mental)
+    j = max(0, min(len(TRACK) - 1, i + direction))
+    before = w.mental
+    w.mental = TRACK[j]
+    w.bump("mental_moves", 1 if i != j else 0)
+    w.emit(
+        "mental",
+        _("{sym} : la piste mentale bouge").format(sym=sym),
+        f"{before.label} → {w.mental.label}" if i != j else _("{state} : déjà à l'extrême").format(state=before.label),
+        "États mentaux (4 états)",
+        G_MENTAL,
+        before=before.value,
+        after=w.mental.value,
+    )
+
+
+def apply_states(w: Work, effect: Effect) -> None:
+    if effect.stunned:
+        w.stunned = True
+        w.emit(
+            "state",
+            _("{name} est Sonné 🫨").format(name=w.adv.name),
+            _("Évasion désactivée"),
+            "Défenses : Armure et Évasion",
+            G_EFFECTS,
+        )
+    if effect.entangled:
+        w.entangled = True
+        w.emit("state", _("{name} est Entravé 🕸️").format(name=w.adv.name), "", "Actions d'adversaires", G_EFFECTS)
+
+
+# --- the horde chain ------------------------------------------------------------------------------
+
+
+def apply_to_horde(w: Work, effect: Effect) -> None:
+    """§ Hordes: no fatigue, armour ∞ (any damage → 1 💢), Évasion ∞ (💔 → 💢 + 🔻), 🔺🔻 → ◇ or 💢."""
+    wounds = 0
+    section = "Hordes — Ressources simplifiées"
+    if effect.fatigue:
+        w.emit(
+            "horde_fatigue",
+            _("{n} 💧 : les hordes n'ont pas de fatigue").format(n=effect.fatigue),
+            _("converti en 💢"),
+            section,
+            G_WOUNDS,
+        )
+    if effect.light or effect.fatigue:
+        wounds += 1
+        w.emit(
+            "horde_armour",
+            _("Armure ∞ : {n} dégât(s) réduit(s) à 1 💢").format(n=effect.light + effect.fatigue),
+            "1 💢",
+            section,
+            G_WOUNDS,
+        )
+    downs = effect.down
+    for k in range(effect.heavy):
+        wounds += 1
+        downs += 1
+        w.emit("horde_evasion", _("Évasion ∞ : 💔 n°{n} → 1 💢 et 🔻").format(n=k + 1), "1 💢 + 🔻", section, G_WOUNDS)
+    for k in range(effect.up + downs):
+        sym = "🔺" if k < effect.up else "🔻"
+        if w.stability > 0:
+            w.stability -= 1
+            w.bump("stability_spent")
+            w.emit(
+                "stability",
+                _("{sym} : un jeton ◇ est retiré").format(sym=sym),
+                _("{n} restant(s)").format(n=w.stability),
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
+        else:
+            wounds += 1
+            w.emit(
+                "horde_rout",
+                _("{sym} sans jeton ◇ : fuite ou désorganisation").format(sym=sym),
+                "1 💢",
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
+    if wounds:
+        before = w.members()
+        w.bump("members_lost", min(wounds, before))
+        w.tick_members(wounds, section)
+        gain = w.adv.horde.stability_on_wound_taken
+        if gain:
+            w.stability += gain
+            w.emit(
+                "stability_gain",
+                _("Blessure subie : la horde gagne {n} ◇").format(n=gain),
+                str(w.stability),
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
+    if effect.bleed:
+        w.bleeding += effect.bleed
+        w.emit(
+            "bleed",
+            _("Hémorragie 🩸 +{n}").format(n=effect.bleed),
+            _("{t} jeton(s)").format(t=w.bleeding),
+            "Hémorragie 🩸",
+            G_EFFECTS,
+        )
+    apply_states(w, effect)
+
+
+# --- headline helpers -------------------------------------------------------------------------------
+
+
+def threat_numbers(adv: Adversary) -> dict[str, Number]:
+    t = threat(adv)
+    now = threat(adv, current=True)
+    return {
+        "threat": int(t.value),
+        "threat_label": fr_number(float(t.value), 1),
+        "threat_survival": t.survival,
+        "threat_lethality": t.lethality,
+        "threat_current": int(now.value),
+    }
+
+
+class SheetData(Mapping[str, Any]):
+    """``{"sheet": …}`` built on first access: the odds replay the engine without paying for it."""
+
+    def __init__(self, sheet: Adversary) -> None:
+        self._sheet = sheet
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = {"sheet": to_data(self._sheet)}
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+def sheet_event(w: Work) -> Event:
+    sheet = w.sheet()
+    return Event(
+        kind="sheet",
+        label=_("Fiche après l'échange"),
+        value=sheet.name,
+        rule=rule("La fiche d'adversaire"),
+        group=G_SHEET,
+        data=SheetData(sheet),
+    )
+
+
+def effect_text(e: Effect) -> str:
+    bits = [
+        "💧" * e.fatigue,
+        "💢" * e.light,
+        "💔" * e.heavy,
+        "🔺" * e.up,
+        "🔻" * e.down,
+        "🩸" * e.bleed,
+        _("Sonné 🫨") if e.stunned else "",
+        _("Entravé 🕸️") if e.entangled else "",
+    ]
+    text = " ".join(b for b in bits if b)
+    return text or _("aucun effet")
+
+
+def add_effects(a: Effect, b: Effect) -> Effect:
+    return Effect(
+        fatigue=a.fatigue + b.fatigue,
+        light=a.light + b.light,
+        heavy=a.heavy + b.heavy,
+        up=a.up + b.up,
+        down=a.down + b.down,
+        bleed=a.bleed + b.bleed,
+        stunned=a.stunned or b.stunned,
+        entangled=a.entangled or b.entangled,
+    )
+
+
+# --- the adversary attacks -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AdversaryRoll:
+    total: int
+    fives: int
+    kept: tuple[int, ...]
+
+
+def read_adversary_roll(values: tuple[int, ...], star_face: int, bonus: int = 0) -> AdversaryRoll:
+    """Sum the four highest dice; count the star faces among them."""
+    kept = tuple(sorted(values, reverse=True)[:KEEP])
+    return AdversaryRoll(total=sum(kept) + bonus, fives=sum(1 for v in kept if v == star_face), kept=kept)
+
+
+def card_effect(card: Card, success: bool, fives: int) -> tuple[Effect, bool]:
+    """The ✅ or ❌ effect, plus ⭐ when at least X fives show. No Défaut ⚠️ for adversaries."""
+    base = card.success if success else card.failure
+    star = fives >= card.star_fives
+    return (add_effects(base, card.star) if star else base), star
+
+
+def pay_card(w: Work, card: Card) -> None:
+    cost = card_cost(w.adv, card)
+    w.emit(
+        "cost",
+        _("{name} joue « {card} »").format(name=w.adv.name, card=card.name),
+        _("{n} ⚫ · init. {i}").format(n=cost, i=card.initiative),
+        "Actions ⚫ et réactions ⚡",
+        G_ROLL,
+        cost=cost,
+        initiative=card.initiative,
+    )
+    if cost != card.cost:
+        w.emit(
+            "cost_up",
+            _("Coût augmenté : un bloc qui rendait l'action bon marché est détruit"),
+            f"{card.cost} → {cost} ⚫",
+            "Santé ♥️ et parties du corps",
+            G_ROLL,
+        )
+    if card.fatigue_cost:
+        absorbed = min(w.endurance, card.fatigue_cost)
+        boxes = card.fatigue_cost - absorbed
+        w.endurance -= absorbed
+        w.fatigue_ticked += boxes
+        w.bump("cost_fatigue_boxes", boxes)
+        w.emit(
+            "fatigue_cost",
+            _("Coût de fatigue {n} 💧 : {a} payé(s) par l'Endurance 🫁, {b} case(s)").format(
+                n=card.fatigue_cost, a=absorbed, b=boxes
+            ),
+            f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}",
+            "Fatigue 💧 et Endurance 🫁",
+            G_FATIGUE,
+        )
+
+
+def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
+    adv = s.adversary
+    card = adv.deck[s.card - 1]
+    w = Work.of(adv)
+    pay_card(w, card)
+    numbers: dict[str, Number] = {"card": card.name}
+    if not card.attack:
+        w.emit("no_roll", _("Action sans jet"), effect_text(card.success), "Actions d'adversaires", G_EFFECTS)
+        numbers.update(threat_numbers(adv))
+        return Result("action", _("Action jouée"), numbers, (*w.events, sheet_event(w)), dice, "neutral")
+    steps = adversary_steps(adv, card, s.matchup, s.pc, s.settings)
+    net = sum(st.steps for st in steps)
+    for st in steps:
+        w.emit(
+            "step",
+            st.label,
+            f"{'⬆' * st.steps if st.steps > 0 else '⬇' * -st.steps}",
+            st.rule.split(" § ", 1)[1],
+            G_ROLL,
+            steps=st.steps,
+        )
+    rungs = adversary_rungs(adv, net)
+    bonus = 0
+    if adv.kind is Kind.HORDE and not s.settings.horde_mood_steps:
+        bonus = HORDE_ATTACK[horde_mood(adv)]
+        if bonus:
+            w.emit(
+                "horde_bonus",
+                _("Horde {mood}").format(mood=horde_mood(adv).label),
+                f"{bonus:+d}",
+                "Hordes — États mentaux simplifiés",
+                G_ROLL,
+            )
+    values = tuple(dice[f"adv.{i}"] for i in range(1, len(rungs) + 1))
+    roll = read_adversary_roll(values, s.faces.star_face, bonus)
+    w.emit(
+        "dice",
+        _("Dés : {dice}").format(dice=" ".join(r.label.split()[-1] for r in rungs)),
+        " + ".join(str(v) for v in roll.kept)
+        + (_(" (4 meilleurs de {n})").format(n=len(values)) if len(values) > KEEP else ""),
+        "Résolution des jets",
+        G_ROLL,
+        values=list(values),
+        kept=list(roll.kept),
+    )
+    w.emit(
+        "total",
+        _("Total de l'adversaire"),
+        str(roll.total),
+        "Quand l'adversaire attaque un personnage",
+        G_ROLL,
+        total=roll.total,
+        fives=roll.fives,
+    )
+    garde = pc_value(s, dice, w, _("Garde"))
+    success = roll.total >= garde
+    effect, star = card_effect(card, success, roll.fives)
+    w.emit(
+        "compare",
+        f"{roll.total} {'≥' if success else '<'} {garde}",
+        _("✅ Réussite") if success else _("❌ Échec"),
+        "Quand l'adversaire attaque un personnage",
+        G_GUARD,
+        success=success,
+    )
+    base = card.success if success else card.failure
+    w.emit("effect", _("Effet ✅") if success else _("Effet ❌"), effect_text(base), "Actions d'adversaires", G_EFFECTS)
+    if star:
+        w.emit(
+            "star",
+            _("⭐ Repérez {x} 5 ({n} × 5)").format(x=card.star_fives, n=roll.fives),
+            effect_text(card.star),
+            "Actions d'adversaires",
+            G_EFFECTS,
+        )
+    elif roll.fives:
+        w.emit(
+            "star_missed",
+            _("{n} × 5, il en faut {x} pour ⭐").format(n=roll.fives, x=card.star_fives),
+            "",
+            "Actions d'adversaires",
+            G_EFFECTS,
+        )
+    pc_fatigue_min_boxes = 1
+    if success and adv.traits.exhausting_strike:
+        effect = add_effects(effect, Effect(fatigue=1))
+        if s.pc.endurance_tokens == 0:
+            pc_fatigue_min_boxes = 2
+        w.emit(
+            "exhausting",
+            _("Frappe épuisante : +1 💧"),
+            _("sans Endurance 🫁, la cible coche deux cases") if pc_fatigue_min_boxes == 2 else "",
+            "Traits offensifs — Frappe épuisante",
+            G_EFFECTS,
+        )
+    if adv.kind is Kind.HORDE and success and effect.physical and adv.horde.stability_on_wound_dealt:
+        w.stability += adv.horde.stability_on_wound_dealt
+        w.emit(
+            "stability_gain",
+            _("Blessure infligée : la horde gagne {n} ◇").format(n=adv.horde.stability_on_wound_dealt),
+            str(w.stability),
+            "Hordes — États mentaux simplifiés",
+            G_MENTAL,
+        )
+    numbers.update(
+        {
+            "total": roll.total,
+            "fives": roll.fives,
+            "garde": garde,
+            "success": success,
+            "star": star,
+            "steps": net,
+            "pc_fatigue": effect.fatigue,
+            "pc_fatigue_min_boxes": pc_fatigue_min_boxes if effect.fatigue else 0,
+            "pc_light": effect.light,
+            "pc_heavy": effect.heavy,
+            "pc_up": effect.up,
+            "pc_down": effect.down,
+            "pc_bleed": effect.bleed,
+            "pc_stunned": effect.stunned,
+            "pc_entangled": effect.entangled,
+            "cost": card_cost(adv, card),
+            "fatigue_ticked": w.fatigue_ticked,
+            "endurance_tokens": w.endurance,
+            "stability_tokens": w.stability,
+        }
+    )
+    numbers.update(threat_numbers(adv))
+    outcome, label = ("success", _("✅ Réussite")) if success else ("failure", _("❌ Échec"))
+    if star:
+        label += _(" + ⭐")
+    return Result(outcome, label, numbers, (*w.events, sheet_event(w)), dice, "success" if success else "failure")
+
+
+def pc_value(s: Scenario, dice: DiceRoll, w: Work, what: str) -> int:
+    """The PC's score (Garde or attack): typed, or best 🟦 + two best skill dice + aléa."""
+    pc = s.pc
+    section = (
+        "Quand l'adversaire attaque un personnage"
+        if s.mode is Mode.ADVERSARY_ATTACK
+        else "Quand un personnage attaque l'adversaire"
+    )
+    if pc.source is PcSource.TYPED:
+        w.emit(
+            "pc_typed",
+            _("{what} — {pc} (saisie)").format(what=what, pc=pc.name),
+            str(pc.score),
+            section,
+            G_GUARD,
+            score=pc.score,
+        )
+        return pc.score
+    pool = pc_pool(pc, s.pc_faces)
+    car = dice.of("pc.car")
+    skill = dice.of("pc.skill")
+    alea = (dice["pc.alea"], *dice.of("pc.edge"))
+    sc = pc_score(car, skill, alea, pool.advantage, s.pc_faces)
+    w.stats["pc_defaut"] = int(sc.defaut)
+    w.stats["pc_critique"] = int(sc.critique)
+    label = _("{what} — {pc} : {b} (🟦) + {k1} + {k2} (compétence) + {a} (aléa)").format(
+        what=what, pc=pc.name, b=sc.best_characteristic, k1=sc.skill_kept[0], k2=sc.skill_kept[1], a=sc.alea
+    )
+    flags = [_("Défaut ⚠️") if sc.defaut else "", _("Critique") if sc.critique else ""]
+    w.emit(
+        "pc_roll",
+        label,
+        str(sc.score) + "".join(f" · {f}" for f in flags if f),
+        section,
+        G_GUARD,
+        score=sc.score,
+        defaut=sc.defaut,
+        critique=sc.critique,
+    )
+    return sc.score
+
+
+# --- the PC attacks ---------------------------------------------------------------------------------
+
+
+def resolve_pc_attack(s: Scenario, dice: DiceRoll) -> Result:
+    adv = s.adversary
+    part = s.target_part - 1
+    w = Work.of(adv)
+    horde = adv.kind is Kind.HORDE
+    target = adv.parts[part].name
+    w.emit(
+        "target",
+        _("Partie visée (déclarée avant le jet)"),
+        target if not horde else _("la horde"),
+        "Cibler une partie" if not horde else "Hordes — Défenses simplifiées",
+        G_ROLL,
+        part=part,
+    )
+    score = pc_value(s, dice, w, _("Attaque"))
+    mod = guard_modifier(adv)
+    garde = adv.guard + mod
+    state = horde_mood(adv).label if horde else adv.mental.label
+    w.emit(
+        "guard",
+        _("Garde de {name} : {type} {g}").format(name=adv.name, type=adv.guard_type.label, g=adv.guard),
+        (f"{state} {mod:+d} → {garde}" if mod else str(garde)),
+        "Quand un personnage attaque l'adversaire"
+        if not mod
+        else ("États mentaux (4 états)" if not horde else "Hordes — États mentaux simplifiés"),
+        G_GUARD,
+        garde=garde,
+        modifier=mod,
+    )
+    hit = score >= garde
+    w.emit(
+        "compare",
+        f"{score} {'≥' if hit else '<'} {garde}",
+        _("touché") if hit else _("l'attaque échoue"),
+        "Quand un personnage attaque l'adversaire",
+        G_GUARD,
+        hit=hit,
+    )
+    effect = s.pc_success if hit else s.pc_failure
+    w.emit(
+        "effect",
+        _("Effets ✅ de l'action") if hit else _("Effets ❌ de l'action"),
+        effect_text(effect),
+        "Quand un personnage attaque l'adversaire",
+        G_EFFECTS,
+    )
+    before_members = members(adv)
+    if horde:
+        apply_to_horde(w, effect)
+    else:
+        apply_to_creature(w, part, effect, s.settings)
+    sheet = w.sheet()
+    numbers: dict[str, Number] = {
+        "score": score,
+        "garde": garde,
+        "hit": hit,
+        "target_part": target,
+        "light_in": w.stats.get("light_in", 0),
+        "light_passed": w.stats.get("light_passed", 0),
+        "boxes_ticked": w.stats.get("boxes_ticked", 0),
+        "blocks_destroyed": w.stats.get("blocks_destroyed", 0),
+        "armour_destroyed": w.stats.get("armour_destroyed", 0),
+        "evasion_spent": w.stats.get("evasion_spent", 0),
+        "endurance_spent": w.stats.get("endurance_spent", 0),
+        "fatigue_ticked": w.fatigue_ticked,
+        "fatigue_added": w.stats.get("fatigue_ticked", 0),
+        "stability_spent": w.stats.get("stability_spent", 0),
+        "bleeding": w.bleeding,
+        "mental_after": (horde_mood(sheet).value if horde else w.mental.value),
+        "exhausted": w.exhausted(),
+        "destroyed": w.all_destroyed(),
+        "stunned": w.stunned,
+        "entangled": w.entangled,
+    }
+    if s.pc.source is PcSource.ROLLED:
+        numbers["pc_defaut"] = bool(w.stats.get("pc_defaut"))
+        numbers["pc_critique"] = bool(w.stats.get("pc_critique"))
+    if horde:
+        numbers["members_before"] = before_members
+        numbers["members_after"] = members(sheet)
+        if horde_mood(sheet) is not horde_mood(adv):
+            w.emit(
+                "horde_mood",
+                _("La horde change d'état"),
+                f"{horde_mood(adv).label} → {horde_mood(sheet).label}",
+                "Hordes — États mentaux simplifiés",
+                G_MENTAL,
+            )
+    numbers.update(threat_numbers(adv))
+    if w.all_destroyed():
+        outcome, label, tone = (
+            "destroyed",
+            (_("La horde est anéantie") if horde else _("Toutes les parties sont détruites")),
+            "success",
+        )
+        w.emit(
+            "end",
+            label,
+            _("hors de combat"),
+            "Santé ♥️ et parties du corps" if not horde else "Hordes — Ressources simplifiées",
+            G_WOUNDS,
+        )
+    elif w.exhausted() and not exhaustion_before(adv):
+        outcome, label, tone = "exhausted", _("Épuisé : hors de combat"), "success"
+    elif hit:
+        outcome, label, tone = "hit", _("Touché"), "success"
+    else:
+        outcome, label, tone = "miss", _("Raté"), "failure"
+    return Result(outcome, label, numbers, (*w.events, sheet_event(w)), dice, tone)
+
+
+def exhaustion_before(adv: Adversary) -> bool:
+    return adv.kind is Kind.CREATURE and adv.fatigue_boxes > 0 and adv.fatigue_ticked >= adv.fatigue_boxes
+
+
+# --- the round boundary -------------------------------------------------------------------------------
+
+
+def bleed_target(w: Work) -> int | None:
+    """The most damaged intact block (most ticked; ties: fewest left, then sheet order)."""
+    best: int | None = None
+    best_key: tuple[int, int] | None = None
+    for k in range(len(w.ticked)):
+        left = w.block_left(k)
+        if left <= 0:
+            continue
+        key = (w.ticked[k], -left)
+        if best_key is None or key > best_key:
+            best, best_key = k, key
+    return best
+
+
+def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
+    adv = s.adversary
+    w = Work.of(adv)
+    tokens = w.bleeding
+    if tokens:
+        w.emit(
+            "bleed_start",
+            _("Fin de manche : Hémorragie 🩸 × {n}").format(n=tokens),
+            _("sans armure ni souffle"),
+            "Hémorragie 🩸",
+            G_ROUND,
+        )
+        for _k in range(tokens):
+            target = bleed_target(w)
+            if target is None:
+                w.emit("overflow", _("Plus aucune case à cocher"), "", "Hémorragie 🩸", G_ROUND)
+                break
+            w.tick_at(target)
+        w.bleeding -= 1
+        w.emit(
+            "bleed_close",
+            _("La plaie se referme d'un cran"),
+            _("{n} jeton(s) 🩸").format(n=w.bleeding),
+            "Hémorragie 🩸",
+            G_ROUND,
+        )
+    else:
+        w.emit("bleed_none", _("Fin de manche : pas d'hémorragie"), "", "Hémorragie 🩸", G_ROUND)
+    sheet = w.sheet()
+    if adv.kind is Kind.CREATURE:
+        for cap, attr, sym, section in (
+            (Capability.ENDURANCE, "endurance", "🫁", "Fatigue 💧 et Endurance 🫁"),
+            (Capability.EVASION, "evasion", "🍀", "Défenses : Armure et Évasion"),
+            (Capability.STABILITY, "stability", "◇", "États mentaux (4 états)"),
+        ):
+            gain = capability_total(sheet, cap)
+            before = getattr(w, attr)
+            after = before + gain if s.settings.tokens_accumulate else gain
+            setattr(w, attr, after)
+            w.emit(
+                "regen",
+                _("Début de manche : {sym} +{n} (blocs intacts)").format(sym=sym, n=gain),
+                f"{before} → {after}",
+                section,
+                G_ROUND,
+                resource=attr,
+                gain=gain,
+            )
+    else:
+        w.emit(
+            "horde_regen",
+            _("Horde : pas de régénération, ◇ conditionnels"),
+            str(w.stability),
+            "Hordes — États mentaux simplifiés",
+            G_ROUND,
+        )
+    reactions = adv.reactions + (1 if adv.traits.predator_reflexes else 0)
+    if adv.traits.predator_reflexes:
+        w.emit(
+            "predator",
+            _("Réflexes de prédateur : +1 ⚡"),
+            _("Frappe vive sur qui quitte l'Engagement serré (≬)"),
+            "Traits offensifs — Réflexes de prédateur",
+            G_ROUND,
+        )
+    terror: dict[str, Number] = {}
+    if adv.traits.terror_aura:
+        if s.pc.stability_tokens > 0:
+            terror = {"pc_stability_after": s.pc.stability_tokens - 1, "pc_down": 0}
+            told = _("{pc} perd 1 ◇ ({n} restant(s))").format(pc=s.pc.name, n=s.pc.stability_tokens - 1)
+        else:
+            terror = {"pc_stability_after": 0, "pc_down": 1}
+            told = _("{pc} n'a plus de ◇ : il subit 🔻").format(pc=s.pc.name)
+        w.emit(
+            "terror",
+            _("Aura de terreur : chaque créature engagée perd 1 ◇, sans jeton elle subit 🔻"),
+            told,
+            "Traits mentaux — Aura de terreur",
+            G_ROUND,
+            **terror,
+        )
+    final = w.sheet()
+    deck = [c.name for c in final.deck if card_available(final, c)]
+    lost = [c.name for c in final.deck if not card_available(final, c)]
+    w.emit(
+        "deck",
+        _("Deck disponible"),
+        ", ".join(deck) or _("aucune action"),
+        "Actions ⚫ et réactions ⚡",
+        G_ROUND,
+        cards=deck,
+        lost=lost,
+    )
+    numbers: dict[str, Number] = {
+        "bleed_ticked": w.stats.get("boxes_ticked", 0),
+        "bleeding": w.bleeding,
+        "blocks_destroyed": w.stats.get("blocks_destroyed", 0),
+        "endurance_tokens": w.endurance,
+        "evasion_tokens": w.evasion,
+        "stability_tokens": w.stability,
+        "action_points": adv.action_points,
+        "reactions": reactions,
+        "cards_available": len(deck),
+        "destroyed": w.all_destroyed(),
+        "exhausted": w.exhausted(),
+        **terror,
+    }
+    if adv.kind is Kind.HORDE:
+        numbers["members_after"] = members(final)
+    numbers.update(threat_numbers(adv))
+    if w.all_destroyed():
+        return Result(
+            "destroyed", _("L'hémorragie achève la créature"), numbers, (*w.events, sheet_event(w)), dice, "success"
+        )
+    return Result("round", _("Nouvelle manche"), numbers, (*w.events, sheet_event(w)), dice, "neutral")
+
+
+# --- Regard hypnotique -----------------------------------------------------------------------------------
+
+
+def resolve_gaze(s: Scenario, dice: DiceRoll) -> Result:
+    adv = s.adversary
+    w = Work.of(adv)
+    spent = s.pc.stability_tokens
+    w.emit(
+        "gaze",
+        _("Regard hypnotique (⚫)"),
+        _("{pc} dépense ses {n} ◇").format(pc=s.pc.name, n=spent),
+        "Traits mentaux — Regard hypnotique",
+        G_MENTAL,
+        spent=spent,
+    )
+    w.emit(
+        "state",
+        _("{pc} tombe à 0 ◇ : Entravé 🕸️").format(pc=s.pc.name),
+        "",
+        "Traits mentaux — Regard hypnotique",
+        G_EFFECTS,
+    )
+    numbers: dict[str, Number] = {"pc_stability_spent": spent, "pc_stability_after": 0, "pc_entangled": True, "cost": 1}
+    numbers.update(threat_numbers(adv))
+    return Result("entangled", _("Cible Entravée"), numbers, (*w.events, sheet_event(w)), dice, "success")
+
+
+def resolve(s: Scenario, dice: DiceRoll) -> Result:
+    """Resolve one exchange (see the module docstring)."""
+    if s.mode is Mode.ADVERSARY_ATTACK:
+        return resolve_adversary_attack(s, dice)
+    if s.mode is Mode.PC_ATTACK:
+        return resolve_pc_attack(s, dice)
+    if s.mode is Mode.ROUND:
+        return resolve_round(s, dice)
+    return resolve_gaze(s, dice)

@@ -1,0 +1,202 @@
+"""The Quadrature page: full page and htmx, presets, permalinks, the living sheet, errors in French."""
+
+import html
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.core.management import call_command
+
+from bestiary.quadrature.models import Adversary
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def bestiary():
+    call_command("loaddata", "fixtures/quadrature.json", verbosity=0)
+
+
+def text(response):
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+def load(client, name):
+    pk = Adversary.objects.get(name=name).pk
+    response = client.get(f"/quadrature/?_f=1&_load=preset.creature&preset.creature={pk}")
+    assert response.status_code == 200
+    return response
+
+
+def form_values(response):
+    """The inputs of the page as a dict, ready to post back."""
+    body = response.content.decode()
+    values = {}
+    for m in re.finditer(r'<input[^>]*name="([^"]+)"[^>]*>', body):
+        tag = m.group(0)
+        name = m.group(1)
+        if 'type="checkbox"' in tag:
+            if "checked" in tag:
+                values[name] = "on"
+            continue
+        v = re.search(r'value="([^"]*)"', tag)
+        values[name] = html.unescape(v.group(1)) if v else ""
+    for m in re.finditer(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', body, re.S):
+        sel = re.search(r'<option value="([^"]*)"[^>]*selected', m.group(2))
+        values[m.group(1)] = html.unescape(sel.group(1)) if sel else ""
+    values.pop("csrfmiddlewaretoken", None)
+    return values
+
+
+def test_the_page_shows_the_form_the_living_sheet_the_power_table_and_the_odds(client):
+    response = client.get("/quadrature/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'name="adversary.blocks.0.boxes"' in body
+    assert 'class="q-sheet"' in body
+    assert "Table de puissance" in body
+    assert "Élite" in body
+    assert 'name="dice.adv.1"' in body
+    assert "<svg" in body
+    assert "css/quadrature.css" in body
+
+
+def test_loading_a_bestiary_creature_fills_its_sheet(client):
+    response = load(client, "Griffon des falaises")
+    values = form_values(response)
+    assert values["adversary.name"] == "Griffon des falaises"
+    assert values["adversary.danger"] == "2"
+    assert values["adversary.parts.1.name"] == "Ailes"
+    body = text(response)
+    assert "Évasion 🍀 1" in body
+
+
+def test_loading_a_small_creature_over_a_large_one_blanks_the_extra_rows(client):
+    wyrm = form_values(load(client, "Wyrm des brumes"))
+    rat_pk = Adversary.objects.get(name="Rat géant des cales").pk
+    response = client.get("/quadrature/", {**wyrm, "_load": "preset.creature", "preset.creature": rat_pk})
+    values = form_values(response)
+    assert values["adversary.blocks.2.boxes"] == "0"
+    assert "Souffle de brume" not in text(response).split("La fiche vivante")[1].split("L'adversaire")[0]
+
+
+def test_posting_without_javascript_redirects_to_a_permalink_that_shows_the_result(client):
+    values = form_values(load(client, "Brigand vétéran"))
+    values.update(
+        {
+            "mode": "adversary_attack",
+            "card": "2",
+            "pc.score": "12",
+            "dice.adv.1": "5",
+            "dice.adv.2": "4",
+            "dice.adv.3": "3",
+            "dice.adv.4": "2",
+        }
+    )
+    response = client.post("/quadrature/", values)
+    assert response.status_code == 303
+    link = response["Location"]
+    assert parse_qs(urlparse(link).query)["r"] == ["1"]
+    page = client.get(link)
+    body = text(page)
+    assert "Le récit" in body
+    assert "Frappe vive" in body
+    assert "Niveau de menace 💀" in body
+    again = client.get(link)
+    assert text(again) == body
+
+
+def test_a_pc_attack_shows_the_wound_chain_and_offers_the_other_parts(client):
+    values = form_values(load(client, "Scarabée-forteresse"))
+    values.update(
+        {"mode": "pc_attack", "target_part": "2", "pc.score": "20", "pc_success.heavy": "1", "pc_success.light": "2"}
+    )
+    response = client.post("/quadrature/", values, **HTMX)
+    assert response.status_code == 200
+    body = text(response)
+    assert "💔 sans armure ni Évasion" in body
+    assert "Viser : Carapace" in body
+    assert "Fin de manche avec la fiche obtenue" in body
+    assert response["HX-Push-Url"].startswith("/quadrature/?")
+
+
+def test_the_end_of_round_link_carries_the_sheet_after_the_exchange(client):
+    values = form_values(load(client, "Loup des cendres"))
+    values.update(
+        {"mode": "pc_attack", "target_part": "3", "pc.score": "20", "pc_success.light": "3", "pc_success.bleed": "1"}
+    )
+    page = client.get(client.post("/quadrature/", values)["Location"])
+    link = next(
+        html.unescape(m.group(1))
+        for m in re.finditer(r'href="([^"]+)"[^>]*>\s*Fin de manche avec la fiche obtenue', page.content.decode())
+    )
+    query = parse_qs(urlparse(link).query)
+    assert query["mode"] == ["round"]
+    assert query["adversary.bleeding"] == ["1"]
+    result = text(client.get(link))
+    assert "La plaie se referme d'un cran" in result
+
+
+def test_the_living_sheet_shows_only_what_the_creature_still_has(client):
+    values = form_values(load(client, "Loup des cendres"))
+    values.update({"adversary.blocks.2.ticked": "3"})  # Mâchoires: Morsure destroyed
+    body = text(client.get("/quadrature/", values))
+    sheet = body.split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+    assert "Morsure" not in sheet
+    assert "Harcèlement" in sheet
+
+
+def test_a_bad_value_comes_back_on_its_field_in_french(client):
+    values = form_values(client.get("/quadrature/"))
+    values.update({"adversary.guard": "99"})
+    response = client.post("/quadrature/", values)
+    assert response.status_code == 422
+    assert "Valeur de Garde : doit être entre 0 et 30 (reçu 99)." in text(response)
+
+
+def test_a_card_whose_block_is_destroyed_is_refused_on_its_field(client):
+    values = form_values(client.get("/quadrature/"))
+    values.update({"mode": "adversary_attack", "card": "4", "adversary.blocks.3.ticked": "3"})
+    response = client.post("/quadrature/", values, **HTMX)
+    assert response.status_code == 422
+    assert "a quitté le deck" in text(response)
+
+
+def test_htmx_live_update_returns_the_scene_dice_and_odds(client):
+    values = form_values(client.get("/quadrature/"))
+    values.update({"mode": "adversary_attack", "matchup": "1"})
+    response = client.get("/quadrature/", values, **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'id="live"' in body
+    assert 'hx-swap-oob="true"' in body
+    assert "Frappe vive" in text(response)
+
+
+def test_a_horde_on_the_page(client):
+    values = form_values(load(client, "Nuée de rats"))
+    values.update({"mode": "pc_attack", "target_part": "1", "pc.score": "20", "pc_success.heavy": "1"})
+    page = client.get(client.post("/quadrature/", values)["Location"])
+    body = text(page)
+    assert "Évasion ∞" in body
+    assert "membres" in body
+
+
+def test_a_deck_card_can_be_loaded_from_the_bestiary(client):
+    values = form_values(client.get("/quadrature/"))
+    from bestiary.quadrature.models import ActionCard
+
+    card = ActionCard.objects.get(name="Charge")
+    response = client.get("/quadrature/", {**values, "_load": "preset.card.1", "preset.card.1": card.pk})
+    assert form_values(response)["adversary.deck.1.name"] == "Charge"
+
+
+def test_the_printable_sheet_has_a5_landscape_print_css(client):
+    from pathlib import Path
+
+    from django.contrib.staticfiles import finders
+
+    css = Path(finders.find("css/quadrature.css")).read_text(encoding="utf-8")
+    assert "@page { size: A5 landscape" in css
