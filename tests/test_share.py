@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from calculator import sharing
 from calculator.models import SharedResult
+from rulesets.core.registry import load_all
 from tests.test_encore_pages import ALDRIC
 
 pytestmark = pytest.mark.django_db
@@ -192,3 +193,19 @@ def test_wiki_escape_keeps_french_apostrophes_and_neutralises_markup(raw, escape
 )
 def test_markdown_escape_neutralises_only_what_markdown_reads(raw, escaped):
     assert sharing.md_escape(raw) == escaped
+
+
+@pytest.mark.parametrize("slug", sorted(load_all()))
+def test_every_ruleset_shares_its_first_worked_example(client, slug):
+    from calculator.forms import permalink_query
+    from rulesets.core.registry import get
+
+    call_command("loadfixtures", verbosity=0)
+    example = get(slug).examples()[0]
+    query = permalink_query({"scenario": example.request["scenario"], "dice": example.request.get("dice", {})}, 7)
+    response = client.post("/r/", {"ruleset": slug, "q": query.urlencode()})
+    assert response.status_code == 303, response.content.decode()[:500]
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    wiki = client.get(response["Location"] + "/wiki.txt").content.decode()
+    assert wiki.count('{| class="wikitable"') == 2
