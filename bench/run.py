@@ -99,6 +99,7 @@ def run(client: Client) -> None:
         "seed": "42",
     }
     api_body = json.dumps(load_all()["encore"].examples()[0].request)
+    views: dict[str, Callable[[], object]]
     permalink = client.post("/encore/", aldric)["Location"]
     views = {
         "bare view": lambda: client.get("/bench/bare/"),
@@ -108,6 +109,21 @@ def run(client: Client) -> None:
             "/api/rulesets/encore/resolve", api_body, content_type="application/json"
         ),
     }
+    # every other ruleset: its first worked example, through the page (htmx) and the API
+    from calculator.forms import permalink_query
+    from calculator.views import page_path
+
+    for slug, ruleset in load_all().items():
+        if slug == "encore":
+            continue
+        example = ruleset.examples()[0]
+        form = permalink_query({"scenario": example.request["scenario"], "dice": example.request.get("dice", {})}, 42)
+        body = json.dumps(example.request)
+        url = page_path(slug)
+        views[f"{slug} resolve (htmx POST, fragment)"] = lambda u=url, f=form: client.post(u, f, HTTP_HX_REQUEST="true")
+        views[f"{slug} API resolve (JSON POST)"] = lambda s=slug, b=body: client.post(
+            f"/api/rulesets/{s}/resolve", b, content_type="application/json"
+        )
     latency = {name: summary(timed(fn, repeat)) for name, fn in views.items()}
     bare = latency["bare view"]["median_ms"]
     for row in latency.values():

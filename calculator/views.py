@@ -101,7 +101,8 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             form.set_errors({k: v for k, v in exc.errors.items() if not k.startswith("dice.")})
 
     odds = None
-    if scenario is not None:
+    result_only = bool(request.htmx) and request.method == "POST" and resolution is not None
+    if scenario is not None and not result_only:  # an htmx resolve sends the result alone
         try:
             _scenario, odds = services.odds_compute(ruleset=ruleset, payload={"scenario": form.payload()["scenario"]})
         except ScenarioError:
@@ -133,7 +134,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
                 f"{template}#odds", context, request
             )
             return HttpResponse(body, status=status)
-        if resolution is not None and request.method == "POST":
+        if result_only:
             # the form stays as typed: only the result is sent, in place of the previous one
             response = render(request, f"{template}#result", context)
             response = retarget(response, "#result")
