@@ -47,6 +47,7 @@ from rulesets.nephilim.model import (
     RetenueOrder,
     Scenario,
 )
+from rulesets.nephilim.narrative import elide
 
 # Rule citations (sections of the seed).
 R_TYPES = "§1 Types de combattants"
@@ -1022,7 +1023,7 @@ def _info_events(scn: Scenario) -> list[Event]:
     out.append(
         Event(
             "initiative",
-            _("Initiative et MV de {name} ({source})").format(name=a.name, source=source),
+            elide(_("Initiative et MV de {name} ({source})").format(name=a.name, source=source)),
             str(a.initiative_ka * mult),
             R_TYPES,
             G_INFO,

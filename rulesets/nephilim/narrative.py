@@ -7,6 +7,7 @@ always tells the same story.
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Sequence
 
@@ -23,6 +24,17 @@ from rulesets.nephilim.model import (
     Mode,
     Scenario,
 )
+
+# --------------------------------------------------------------------------- French elision
+
+_ELIDE = re.compile(r"\b([DdQq]u?)e (?=[AEIOUYÀÂÉÈÊËÎÏÔÛÙ])")
+
+
+def elide(text: str) -> str:
+    """« de Ondine » → « d'Ondine », « que Attaquant » → « qu'Attaquant »: names and titles put
+    after *de* or *que* start with a capital, so only a capital vowel elides (never an h)."""
+    return _ELIDE.sub(lambda m: m.group(1) + "'", text)
+
 
 # --------------------------------------------------------------------------- La scène
 
@@ -113,7 +125,7 @@ def scene(scn: Scenario) -> str:
         )
     if scn.rapid:
         sentences.append(_("Deux coups partiront dans le même souffle."))
-    return " ".join(sentences)
+    return elide(" ".join(sentences))
 
 
 # --------------------------------------------------------------------------- Le récit
@@ -340,7 +352,7 @@ def story(scn: Scenario, result: Result) -> tuple[str, ...]:
     closing = _closing(scn, result)
     if closing:
         paragraphs.append(closing)
-    return tuple(paragraphs)
+    return tuple(elide(p) for p in paragraphs)
 
 
 def _approach_effect(scn: Scenario, d: Defender) -> str:

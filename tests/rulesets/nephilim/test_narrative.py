@@ -144,3 +144,18 @@ def test_the_story_of_a_burst_has_one_paragraph_per_target_and_a_total() -> None
 
 def test_variants_never_come_from_python_hash() -> None:
     assert "hash(" not in inspect.getsource(narrative)
+
+
+def test_a_name_starting_with_a_vowel_is_elided_after_de_and_que() -> None:
+    assert narrative.elide("la main de Ondine") == "la main d'Ondine"
+    assert narrative.elide("plus vite que Oriel") == "plus vite qu'Oriel"
+    assert narrative.elide("le tranchant de Hache") == "le tranchant de Hache"  # never an h
+    assert narrative.elide("quelque chose de lunaire") == "quelque chose de lunaire"
+    scn = scenario(attacker(name="Ondine"), defender(name="Anselme"))
+    texts = [scene(scn)] + [" ".join(story(scn, run(scn, attaque_1=s))) for s in (20, 33, 70, 77)]
+    for text in texts:
+        for name in ("Ondine", "Anselme"):
+            assert f"de {name}" not in text
+            assert f"que {name}" not in text
+    initiative = next(e for e in run(scn, attaque_1=20).events if e.kind == "initiative")
+    assert initiative.label == "Initiative et MV d'Ondine (Ka-Eau × 2)"
