@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -156,3 +157,22 @@ def test_each_field_of_the_scenario_is_on_the_page_once(client: Client) -> None:
     assert len(scenario_names) == len(set(scenario_names))
     for expected in ("defender_effects.0.name", "attacker.effects.0.name", "settings.retenue_order", "cadence"):
         assert expected in scenario_names
+
+
+def test_the_story_sits_above_the_technical_frame_with_badges_and_percent_odds(client: Client) -> None:
+    response = client.post("/nephilim/", _example_query("critique"), content_type=FORM)
+    html = unescape(client.get(response.headers["Location"]).content.decode())
+    story, technical, final = html.index('id="story"'), html.index('id="technical"'), html.index('id="final"')
+    assert story < technical < final  # §15: "Le récit" above the technical frame, "Résultat final" after
+    tech = html[technical:final]
+    assert '<span class="badge badge-phys">PHYS</span>' in tech
+    assert "ev-attack_roll" in tech  # attacker's name in red
+    assert "ev-defence_roll" in tech  # defender's name in blue
+    odds = html[html.index('id="odds"') :]
+    for label in ("Probabilité de toucher", "Probabilité de critique", "Probabilité de maladresse"):
+        row = odds[odds.index(label) :].split("</tr>")[0]
+        assert re.search(r"\d+,\d\s%", row), row
+    assert "css/nephilim" in html
+    css = (Path(__file__).resolve().parents[1] / "static" / "css" / "nephilim.css").read_text(encoding="utf-8")
+    for colour in ("#C0524E", "#6B4E8A", "#2F5D8A"):  # PHYS and attacker, MAG, defender
+        assert colour in css
