@@ -10,11 +10,15 @@ import pytest
 from django.test import Client
 
 from bestiary.nephilim.models import Creature, DefenceType, Effect, Weapon
+from bestiary.nephilim.web import variations
 from calculator.forms import permalink_query
+from rulesets.core.registry import get
+from rulesets.core.request import resolve
 from rulesets.core.schema import parse, to_data
 from rulesets.nephilim.examples import examples
 from rulesets.nephilim.model import Scenario
 from tests.nephilim_fixtures import nephilim_data  # noqa: F401  (fixture)
+from tests.rulesets.nephilim.helpers import approach, attacker, defence, defender, ranged, weapon
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nephilim_data")]
 
@@ -176,3 +180,25 @@ def test_the_story_sits_above_the_technical_frame_with_badges_and_percent_odds(c
     css = (Path(__file__).resolve().parents[1] / "static" / "css" / "nephilim.css").read_text(encoding="utf-8")
     for colour in ("#C0524E", "#6B4E8A", "#2F5D8A"):  # PHYS and attacker, MAG, defender
         assert colour in css
+
+
+def test_each_defender_of_a_burst_is_offered_its_own_margin_choices() -> None:
+    scn = ranged(
+        attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47"), degree=14),
+        defender(name="Vigile", degree=13, defence=defence("Parer arme projectiles", "tir")),
+        defender(name="Chauffeur", degree=12, defence=defence("Parer arme projectiles", "tir")),
+        cadence="raf_cont",
+    )
+    dice = {"attaque.1": 5, "defense.1": 5, "defense.2": 5}  # margins 13, 12 and 11
+    resolution = resolve(get("nephilim"), {"scenario": to_data(scn), "dice": dice})
+    offered = {label: values for label, values, _current in variations(resolution)}
+    assert "3 × +1 dommage, 0 × −1 défense adverse" in offered
+    assert offered["Vigile : 2 × −1 dommage, 0 × −1 attaque adverse"] == {
+        "defenders.0.margin_damage": 2,
+        "defenders.0.margin_malus": 0,
+    }
+    assert offered["Chauffeur : 0 × −1 dommage, 1 × −1 attaque adverse"] == {
+        "defenders.1.margin_damage": 0,
+        "defenders.1.margin_malus": 1,
+    }
+    assert len(offered) == 4 + 3 + 2
