@@ -140,3 +140,52 @@ def test_a_new_simple_spell_needs_no_code(admin_client: Any) -> None:
     }
     result = resolve(get("nephilim"), {"scenario": scenario, "dice": {"attaque.1": 20}}).result
     assert result.numbers["phys_taken"] == 1
+
+
+def _admin_form(**values: Any) -> dict[str, Any]:
+    """The admin's add form for an effect as a game master would fill it: the defaults plus ``values``."""
+    data: dict[str, Any] = {}
+    for f in Effect._meta.concrete_fields:
+        if f.primary_key:
+            continue
+        value = values.get(f.name, f.get_default())
+        if isinstance(value, bool):
+            if value:
+                data[f.name] = "on"
+        else:
+            data[f.name] = "" if value is None else value
+    return data
+
+
+def test_a_new_simple_spell_is_added_through_the_admin_form_and_resolves(admin_client: Any) -> None:
+    form = _admin_form(side="defenseur", kind="sort", name="Peau de pierre", protection_phys=2)
+    response = admin_client.post("/admin/nephilim/effect/add/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    spell = Effect.objects.get(name="Peau de pierre", side="defenseur")
+    scenario = {
+        "defenders": [{"defence": {"name": "Encaisser", "style": "encaisser", "rolls": False}}],
+        "attacker": {"weapon": {"name": "Marteau", "degree": 3, "phys": 3}},
+        "defender_effects": [spell.as_scenario()],
+    }
+    result = resolve(get("nephilim"), {"scenario": scenario, "dice": {"attaque.1": 20}}).result
+    assert result.numbers["phys_taken"] == 1  # 3 PHYS − 2, the new spell's protection
+
+
+def test_a_named_behaviour_is_selectable_in_the_admin(admin_client: Any) -> None:
+    page = admin_client.get("/admin/nephilim/effect/add/").content.decode()
+    for behaviour in ("retenue_du_souffle", "eau_forte", "manteau_elementaire", "transmutation_du_fauve"):
+        assert f'value="{behaviour}"' in page
+    form = _admin_form(
+        side="defenseur", kind="sort", name="Manteau d'eau du test", behaviour="manteau_elementaire", element="eau"
+    )
+    form["protection_phys"] = form["protection_mag"] = 3
+    assert admin_client.post("/admin/nephilim/effect/add/", form).status_code == 302
+    mantle = Effect.objects.get(name="Manteau d'eau du test").as_scenario()
+    glaive = {"name": "Glaive élémentaire d'Eau", "degree": 3, "phys": 3, "mag": 3, "element": "eau", "magical": True}
+    scenario = {
+        "defenders": [{"kind": "nephilim", "defence": {"name": "Encaisser", "style": "encaisser", "rolls": False}}],
+        "attacker": {"weapon": glaive},
+        "defender_effects": [mantle],
+    }
+    result = resolve(get("nephilim"), {"scenario": scenario, "dice": {"attaque.1": 20}}).result
+    assert (result.numbers["phys_taken"], result.numbers["mag_taken"]) == (0, 0)  # same element: total cancel

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 
 import pytest
 from django.test import Client
 
 from bestiary.nephilim.models import Creature, DefenceType, Effect, Weapon
+from bestiary.nephilim.web import variations
 from calculator.forms import permalink_query
+from rulesets.core.registry import get
+from rulesets.core.request import resolve
 from rulesets.core.schema import parse, to_data
 from rulesets.nephilim.examples import examples
 from rulesets.nephilim.model import Scenario
 from tests.nephilim_fixtures import nephilim_data  # noqa: F401  (fixture)
+from tests.rulesets.nephilim.helpers import approach, attacker, defence, defender, ranged, weapon
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nephilim_data")]
 
@@ -156,3 +161,44 @@ def test_each_field_of_the_scenario_is_on_the_page_once(client: Client) -> None:
     assert len(scenario_names) == len(set(scenario_names))
     for expected in ("defender_effects.0.name", "attacker.effects.0.name", "settings.retenue_order", "cadence"):
         assert expected in scenario_names
+
+
+def test_the_story_sits_above_the_technical_frame_with_badges_and_percent_odds(client: Client) -> None:
+    response = client.post("/nephilim/", _example_query("critique"), content_type=FORM)
+    html = unescape(client.get(response.headers["Location"]).content.decode())
+    story, technical, final = html.index('id="story"'), html.index('id="technical"'), html.index('id="final"')
+    assert story < technical < final  # §15: "Le récit" above the technical frame, "Résultat final" after
+    tech = html[technical:final]
+    assert '<span class="badge badge-phys">PHYS</span>' in tech
+    assert "ev-attack_roll" in tech  # attacker's name in red
+    assert "ev-defence_roll" in tech  # defender's name in blue
+    odds = html[html.index('id="odds"') :]
+    for label in ("Probabilité de toucher", "Probabilité de critique", "Probabilité de maladresse"):
+        row = odds[odds.index(label) :].split("</tr>")[0]
+        assert re.search(r"\d+,\d\s%", row), row
+    assert "css/nephilim" in html
+    css = (Path(__file__).resolve().parents[1] / "static" / "css" / "nephilim.css").read_text(encoding="utf-8")
+    for colour in ("#C0524E", "#6B4E8A", "#2F5D8A"):  # PHYS and attacker, MAG, defender
+        assert colour in css
+
+
+def test_each_defender_of_a_burst_is_offered_its_own_margin_choices() -> None:
+    scn = ranged(
+        attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Fusil d'assaut AK-47"), degree=14),
+        defender(name="Vigile", degree=13, defence=defence("Parer arme projectiles", "tir")),
+        defender(name="Chauffeur", degree=12, defence=defence("Parer arme projectiles", "tir")),
+        cadence="raf_cont",
+    )
+    dice = {"attaque.1": 5, "defense.1": 5, "defense.2": 5}  # margins 13, 12 and 11
+    resolution = resolve(get("nephilim"), {"scenario": to_data(scn), "dice": dice})
+    offered = {label: values for label, values, _current in variations(resolution)}
+    assert "3 × +1 dommage, 0 × −1 défense adverse" in offered
+    assert offered["Vigile : 2 × −1 dommage, 0 × −1 attaque adverse"] == {
+        "defenders.0.margin_damage": 2,
+        "defenders.0.margin_malus": 0,
+    }
+    assert offered["Chauffeur : 0 × −1 dommage, 1 × −1 attaque adverse"] == {
+        "defenders.1.margin_damage": 0,
+        "defenders.1.margin_malus": 1,
+    }
+    assert len(offered) == 4 + 3 + 2

@@ -8,6 +8,7 @@ from bestiary.nephilim import selectors
 from bestiary.nephilim.models import Effect, Protection, _flat
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
 from rulesets.core.request import Resolution
+from rulesets.nephilim.engine import plan
 from rulesets.nephilim.model import DEFENDERS_MAX
 
 
@@ -107,25 +108,38 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     return rows
 
 
-def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]:
-    """Margin > 10: replay the same dice with each split of the attacker's choices."""
+def _choices(resolution: Resolution, key: str) -> list[tuple[int, int]]:
+    """(defender index, choices) of each strike: ``key`` of the strike's numbers."""
     n = resolution.result.numbers
+    strikes = plan(resolution.scenario)
+    if len(strikes) == 1:
+        return [(strikes[0].defender_index, int(n.get(key) or 0))]
+    return [(st.defender_index, int(n.get(f"s{st.index}.{key}") or 0)) for st in strikes]
+
+
+def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]:
+    """Margin > 10: replay the same dice with each split of the attacker's choices (the best margin of
+    the exchange), then of each defender's (the best margin of that defender's defences)."""
     s = resolution.scenario
-    choices = int(n.get("attack_choices") or n.get("s1.attack_choices") or 0)
+    choices = max((c for _i, c in _choices(resolution, "attack_choices")), default=0)
     out: list[tuple[str, dict[str, Any], bool]] = []
     for damage in range(choices + 1) if choices else ():
         malus = choices - damage
         label = _("{d} × +1 dommage, {m} × −1 défense adverse").format(d=damage, m=malus)
         current = s.attacker.margin_damage == damage and s.attacker.margin_malus == malus
         out.append((label, {"attacker.margin_damage": damage, "attacker.margin_malus": malus}, current))
-    if len(s.defenders) == 1:
-        d_choices = int(n.get("defence_choices") or 0)
+    per_defender: dict[int, int] = {}
+    for index, c in _choices(resolution, "defence_choices"):
+        per_defender[index] = max(per_defender.get(index, 0), c)
+    for index, d_choices in sorted(per_defender.items()):
+        d = s.defenders[index]
+        who = _("Défenseur") if len(s.defenders) == 1 else d.name
         for damage in range(d_choices + 1) if d_choices else ():
             malus = d_choices - damage
-            label = _("Défenseur : {d} × −1 dommage, {m} × −1 attaque adverse").format(d=damage, m=malus)
-            d = s.defenders[0]
+            label = _("{who} : {d} × −1 dommage, {m} × −1 attaque adverse").format(who=who, d=damage, m=malus)
             current = d.margin_damage == damage and d.margin_malus == malus
-            out.append((label, {"defenders.0.margin_damage": damage, "defenders.0.margin_malus": malus}, current))
+            values = {f"defenders.{index}.margin_damage": damage, f"defenders.{index}.margin_malus": malus}
+            out.append((label, values, current))
     return out
 
 

@@ -47,6 +47,7 @@ from rulesets.nephilim.model import (
     RetenueOrder,
     Scenario,
 )
+from rulesets.nephilim.narrative import elide
 
 # Rule citations (sections of the seed).
 R_TYPES = "§1 Types de combattants"
@@ -498,6 +499,29 @@ def attack_degree(scn: Scenario, s: Situation, att_fx: list[Active], panel: Pane
     return total
 
 
+def _defence_conditions(panel: Panel, d: Defender) -> None:
+    """§10–11 conditions the calculator cannot check: shown as reminders, the damage is unchanged."""
+    shield = d.shield.phys > 0 or d.shield.mag > 0
+    if d.defence.needs_shield and not shield:
+        panel.add(
+            "defence_condition",
+            G_DEF,
+            _("{defence} nécessite un bouclier ou un objet : aucun bouclier porté, à vérifier à la table").format(
+                defence=d.defence.name
+            ),
+            "!",
+            R_DEF_RANGED,
+        )
+    if d.defence.context is Mode.THROWN and d.defence.style is DefenceStyle.DODGE:
+        panel.add(
+            "defence_condition",
+            G_DEF,
+            _("{defence} : {name} doit voir le lanceur").format(defence=d.defence.name, name=d.name),
+            "!",
+            R_DEF_RANGED,
+        )
+
+
 def defence_degree(
     scn: Scenario, s: Situation, st: Strike, hit: bool, att_fx: list[Active], def_fx: list[Active], panel: Panel | None
 ) -> int:
@@ -603,6 +627,7 @@ def resolve_strike(
             panel.add(
                 "defence_roll", G_DEF, _("{defence} : pas de jet").format(defence=d.defence.name), "—", R_DEF_MELEE
             )
+        _defence_conditions(panel, d)
 
     next_round: list[tuple[str, int]] = []
     if not hit or not a.approach.deals_damage:
@@ -1022,7 +1047,7 @@ def _info_events(scn: Scenario) -> list[Event]:
     out.append(
         Event(
             "initiative",
-            _("Initiative et MV de {name} ({source})").format(name=a.name, source=source),
+            elide(_("Initiative et MV de {name} ({source})").format(name=a.name, source=source)),
             str(a.initiative_ka * mult),
             R_TYPES,
             G_INFO,

@@ -7,6 +7,7 @@ always tells the same story.
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Sequence
 
@@ -23,6 +24,17 @@ from rulesets.nephilim.model import (
     Mode,
     Scenario,
 )
+
+# --------------------------------------------------------------------------- French elision
+
+_ELIDE = re.compile(r"\b([DdQq]u?)e (?=[AEIOUYÀÂÉÈÊËÎÏÔÛÙ])")
+
+
+def elide(text: str) -> str:
+    """« de Ondine » → « d'Ondine », « que Attaquant » → « qu'Attaquant »: names and titles put
+    after *de* or *que* start with a capital, so only a capital vowel elides (never an h)."""
+    return _ELIDE.sub(lambda m: m.group(1) + "'", text)
+
 
 # --------------------------------------------------------------------------- La scène
 
@@ -113,7 +125,7 @@ def scene(scn: Scenario) -> str:
         )
     if scn.rapid:
         sentences.append(_("Deux coups partiront dans le même souffle."))
-    return " ".join(sentences)
+    return elide(" ".join(sentences))
 
 
 # --------------------------------------------------------------------------- Le récit
@@ -124,8 +136,16 @@ def _signed(value: object) -> str:
     return f"+{number}" if number >= 0 else f"−{-number}"
 
 
-def _pick(options: Sequence[str], seed: int, key: str) -> str:
-    return _(options[zlib.crc32(f"{seed}:{key}".encode()) % len(options)])
+def _pick(options: Sequence[str], seed: int, key: str, used: set[str] | None = None) -> str:
+    """A variant chosen from the seed; with ``used``, one not yet told in this story when possible
+    (two blows of an Attaque rapide, or the columns of a burst, never read the same sentence)."""
+    start = zlib.crc32(f"{seed}:{key}".encode()) % len(options)
+    choice = options[start]
+    if used is not None:
+        fresh = [options[(start + k) % len(options)] for k in range(len(options))]
+        choice = next((o for o in fresh if o not in used), choice)
+        used.add(choice)
+    return _(choice)
 
 
 def _seed(result: Result) -> int:
@@ -272,6 +292,7 @@ def story(scn: Scenario, result: Result) -> tuple[str, ...]:
     n = result.numbers
     a = scn.attacker
     paragraphs: list[str] = []
+    used: set[str] = set()
     count = int(n.get("strikes") or 1)
     for i in range(1, count + 1):
         key = f"s{i}."
@@ -297,50 +318,50 @@ def story(scn: Scenario, result: Result) -> tuple[str, ...]:
         if scn.rapid:
             parts.append(_("Premier coup.") if i == 1 else _("Puis, sans reprendre son souffle, le second."))
         if i == 1 or not scn.cadence.is_burst:
-            parts.append(_pick(openings, seed, f"open{i}").format(**fill))
+            parts.append(_pick(openings, seed, f"open{i}", used).format(**fill))
         else:
             parts.append(_("La rafale balaie aussi {d}.").format(d=d.name))
         if i == 1 and a.approach_value and a.approach_element.value in KA:
-            parts.append(_pick(KA[a.approach_element.value], seed, "ka").format(**fill))
+            parts.append(_pick(KA[a.approach_element.value], seed, "ka", used).format(**fill))
         if i == 1 and any(f.active for f in a.effects):
             names = _join([f.name for f in a.effects if f.active])
-            parts.append(_pick(MAGIC_HELP, seed, "fx").format(fx=names))
+            parts.append(_pick(MAGIC_HELP, seed, "fx", used).format(fx=names))
         if n.get(key + "critical"):
-            parts.append(_pick(CRITICAL, seed, f"crit{i}").format(**fill))
+            parts.append(_pick(CRITICAL, seed, f"crit{i}", used).format(**fill))
         cancels = [e for e in result.events if e.kind == "cancel" and e.data.get("strike") == i]
         ranged = scn.mode is Mode.RANGED
         if tier == "fumble":
-            parts.append(_pick(FUMBLE_RANGED if ranged else FUMBLE, seed, f"fumble{i}").format(**fill))
+            parts.append(_pick(FUMBLE_RANGED if ranged else FUMBLE, seed, f"fumble{i}", used).format(**fill))
         elif tier == "miss":
-            parts.append(_pick(MISS_RANGED if ranged else MISS, seed, f"miss{i}").format(**fill))
+            parts.append(_pick(MISS_RANGED if ranged else MISS, seed, f"miss{i}", used).format(**fill))
         elif tier == "dodged":
-            parts.append(_pick(DODGED, seed, f"dodge{i}").format(**fill))
+            parts.append(_pick(DODGED, seed, f"dodge{i}", used).format(**fill))
         elif tier == "defended":
             options = DEFENDED.get(d.defence.style, DEFENDED_DEFAULT)
-            parts.append(_pick(options, seed, f"def{i}").format(**fill))
+            parts.append(_pick(options, seed, f"def{i}", used).format(**fill))
         elif tier == "absorbed":
             if cancels and a.approach.deals_damage and "même élément" in cancels[0].label:
-                parts.append(_pick(MANTLE, seed, f"mantle{i}"))
+                parts.append(_pick(MANTLE, seed, f"mantle{i}", used))
             elif cancels and a.approach.deals_damage:
-                parts.append(_pick(CANCEL, seed, f"cancel{i}").format(why=cancels[0].label.lower()))
+                parts.append(_pick(CANCEL, seed, f"cancel{i}", used).format(why=cancels[0].label.lower()))
             elif not a.approach.deals_damage:
                 parts.append(_approach_effect(scn, d))
             else:
-                parts.append(_pick(ABSORBED, seed, f"abs{i}").format(**fill))
+                parts.append(_pick(ABSORBED, seed, f"abs{i}", used).format(**fill))
         else:
             table = {"graze": GRAZE, "wound": WOUND, "terrible": TERRIBLE}[tier]
             if cancels:
-                parts.append(_pick(PARTIAL, seed, f"partial{i}").format(why=cancels[0].label))
-            parts.append(_pick(table, seed, f"dmg{i}").format(**fill))
+                parts.append(_pick(PARTIAL, seed, f"partial{i}", used).format(why=cancels[0].label))
+            parts.append(_pick(table, seed, f"dmg{i}", used).format(**fill))
             if mag:
-                parts.append(_pick(MAGIC, seed, f"mag{i}").format(**fill))
+                parts.append(_pick(MAGIC, seed, f"mag{i}", used).format(**fill))
         if any(e.kind == "insensitive" and e.data.get("strike") == i for e in result.events):
-            parts.append(_pick(INSENSITIVE, seed, f"insens{i}").format(**fill))
+            parts.append(_pick(INSENSITIVE, seed, f"insens{i}", used).format(**fill))
         paragraphs.append(" ".join(parts))
     closing = _closing(scn, result)
     if closing:
         paragraphs.append(closing)
-    return tuple(paragraphs)
+    return tuple(elide(p) for p in paragraphs)
 
 
 def _approach_effect(scn: Scenario, d: Defender) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 
 from rulesets.core.dice import DiceRoll
 from rulesets.nephilim import narrative
@@ -144,3 +145,32 @@ def test_the_story_of_a_burst_has_one_paragraph_per_target_and_a_total() -> None
 
 def test_variants_never_come_from_python_hash() -> None:
     assert "hash(" not in inspect.getsource(narrative)
+
+
+def test_a_name_starting_with_a_vowel_is_elided_after_de_and_que() -> None:
+    assert narrative.elide("la main de Ondine") == "la main d'Ondine"
+    assert narrative.elide("plus vite que Oriel") == "plus vite qu'Oriel"
+    assert narrative.elide("le tranchant de Hache") == "le tranchant de Hache"  # never an h
+    assert narrative.elide("quelque chose de lunaire") == "quelque chose de lunaire"
+    scn = scenario(attacker(name="Ondine"), defender(name="Anselme"))
+    texts = [scene(scn)] + [" ".join(story(scn, run(scn, attaque_1=s))) for s in (20, 33, 70, 77)]
+    for text in texts:
+        for name in ("Ondine", "Anselme"):
+            assert f"de {name}" not in text
+            assert f"que {name}" not in text
+    initiative = next(e for e in run(scn, attaque_1=20).events if e.kind == "initiative")
+    assert initiative.label == "Initiative et MV d'Ondine (Ka-Eau × 2)"
+
+
+def _longest_literal(template: str) -> str:
+    return max(re.split(r"\{[a-z]+\}", template), key=len)
+
+
+def test_the_two_blows_of_a_rapid_attack_never_read_the_same_sentence() -> None:
+    scn = scenario(attacker(approach=approach("Attaque rapide")), defender(defence=defence("Parer")))
+    templates = narrative.GRAZE + narrative.WOUND + narrative.OPENINGS_MELEE
+    for first in range(1, 31):
+        for second in (5, 18, 27, 38):
+            text = " ".join(story(scn, run(scn, attaque_1=first, attaque_2=second, defense_1=90, defense_2=90)))
+            for template in templates:
+                assert text.count(_longest_literal(template)) <= 1, (first, second, text)

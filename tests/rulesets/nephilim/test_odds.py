@@ -183,3 +183,16 @@ def test_the_largest_sensible_exchange_stays_exact_and_quick() -> None:
     result = odds(scn)
     assert len(result.charts) == 12
     assert all(sum(p for _l, p in c.bars) == 1 for c in result.charts)
+
+
+def test_every_probability_is_labelled_probabilite_so_the_page_shows_a_percentage() -> None:
+    scn = scenario(
+        attacker(approach=approach("Attaque rapide"), weapon=weapon("Marteau")),
+        defender(defence=defence("Parer"), defence_number=1, defence_number_2=2),
+    )
+    result = odds(scn)
+    probabilities = [label for code, label, _v in result.expectations if not code.endswith((".phys", ".mag"))]
+    means = [label for code, label, _v in result.expectations if code.endswith((".phys", ".mag"))]
+    assert len(probabilities) == 10  # hit, critique, maladresse, defence, wounded × two attacks
+    assert all(label.startswith("Probabilité ") for label in probabilities)
+    assert means == ["PHYS moyens — Garde", "MAG moyens — Garde"]

@@ -6,6 +6,7 @@ import pytest
 
 from rulesets.core.dice import fixed_roll
 from rulesets.nephilim.engine import dice_for, plan, read_roll, resolve
+from rulesets.nephilim.model import Scenario
 from tests.rulesets.nephilim.helpers import (
     approach,
     att_fx,
@@ -640,3 +641,34 @@ def test_resolve_is_pure_and_repeatable() -> None:
     scn = scenario(attacker(weapon=weapon("Glaive élémentaire de Feu")), defender(defence=defence("Parer")))
     roll = fixed_roll({"attaque.1": 33, "defense.1": 48})
     assert resolve(scn, roll) == resolve(scn, roll)
+
+
+def _conditions(scn: Scenario, **dice: int) -> list[str]:
+    return [e.label for e in run(scn, **dice).events if e.kind == "defence_condition"]
+
+
+def test_parer_arme_projectiles_reminds_that_it_needs_a_shield_or_an_object() -> None:
+    shoot = attacker(approach=approach("Tir (visée 1r)"), weapon=weapon("Arc"))
+    bare = ranged(shoot, defender(defence=defence("Parer arme projectiles", "tir")))
+    shielded = ranged(
+        shoot,
+        defender(
+            defence=defence("Parer arme projectiles", "tir"),
+            protections=[protection("Cavalier à la targe parcheminée", slot="bouclier")],
+        ),
+    )
+    assert _conditions(bare, attaque_1=20, defense_1=20) == [
+        "Parer arme projectiles nécessite un bouclier ou un objet : aucun bouclier porté, à vérifier à la table"
+    ]
+    assert _conditions(shielded, attaque_1=20, defense_1=20) == []
+    assert run(bare, attaque_1=20, defense_1=20).numbers["phys_taken"] == 1  # 2 − 2, minimum 1: unchanged
+
+
+def test_esquiver_arme_lancee_reminds_that_the_defender_must_see_the_thrower() -> None:
+    scn = scenario(
+        attacker(approach=approach("Lancer"), weapon=weapon("Javelot")),
+        defender(name="Garde", defence=defence("Esquiver arme lancée", "lancer")),
+        mode="lancer",
+    )
+    assert _conditions(scn, attaque_1=20, defense_1=20) == ["Esquiver arme lancée : Garde doit voir le lanceur"]
+    assert run(scn, attaque_1=20, defense_1=20).numbers["phys_taken"] == 0
