@@ -395,3 +395,22 @@ def test_a_shared_result_exports_clean_wikitext_and_markdown(client):
         assert "Orc" in export
         assert "<a " not in export
     assert "PV restants — Orc" in wiki
+
+
+def test_the_face_legend_is_visible_outside_the_folded_settings(client):
+    body = client.get(URL).content.decode()
+    settings_start = body.index("Réglages de la table et dés")
+    settings_end = body.index("</details>", settings_start)
+    legend = body.index('<div class="avt-legend">')
+    assert legend > settings_end  # not hidden in the folded settings: a GM reads the face numbers
+    assert "faces par défaut — à vérifier sur vos dés" in body[legend:]
+    assert "le numéro de face à taper" in body[legend:]
+
+
+def test_the_engagement_row_keeps_a_short_value_for_phones(client):
+    body = client.get(client.post(URL, ELWEN)["Location"]).content.decode()
+    row = re.search(r'<tr class="ev-engagement".*?</tr>', body, re.S)
+    assert row is not None
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(0), re.S)
+    assert "attaque de mêlée faite et subie" in html.unescape(cells[0])
+    assert any(c.strip() == "oui" for c in cells)

@@ -702,8 +702,8 @@ def _engagement(scenario: Scenario, p: Plan, death: bool, log: _Log) -> tuple[bo
         why = " ; ".join(whys)
     log.add(
         "engagement",
-        _("Engagés ensemble après l'échange"),
-        (_("oui") if engaged else _("non")) + f" ({why})",
+        _("Engagés ensemble après l'échange ({why})").format(why=why),
+        _("oui") if engaged else _("non"),
         RULE_ENGAGEMENT,
         G_ENGAGEMENT,
         engaged=engaged,
