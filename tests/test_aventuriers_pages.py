@@ -414,3 +414,12 @@ def test_the_engagement_row_keeps_a_short_value_for_phones(client):
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(0), re.S)
     assert "attaque de mêlée faite et subie" in html.unescape(cells[0])
     assert any(c.strip() == "oui" for c in cells)
+
+
+def test_the_odds_show_probabilities_as_percentages(client):
+    body = text(client.get(client.post(URL, {**ELWEN, "defender.riposte": "on", "dice.riposte.1": "1"})["Location"]))
+    odds = body.split("Les chances")[1]
+    assert re.search(r"Probabilité de tuer Orc \d+,\d %", odds)
+    assert re.search(r"Probabilité d'une Riposte \d+,\d %", odds)
+    assert re.search(r"Probabilité que la Riposte tue Elwen \d+,\d %", odds)
+    assert re.search(r"PV perdus en moyenne \d+,\d\d(?! %)", odds)  # a mean stays a decimal

@@ -334,3 +334,14 @@ def test_the_riposte_slots_beyond_the_flash_damage_are_not_read() -> None:
 
 def test_default_blue_die_can_show_zero_one_and_two_lightning() -> None:
     assert {f.lightning for f in BLUE.faces} == {0, 1, 2}
+
+
+def test_a_monster_certain_to_be_killed_still_defends() -> None:
+    scenario = Scenario(attacker=hero(weapon=Weapon(dice=(DiceGroup("noir", 3),))), defender=monster(pv=2))
+    result = play(scenario, {"attaque.1": 3, "attaque.2": 3, "attaque.3": 3, "defense.1": 5, "defense.2": 4})
+    # 9 💥 against at most 2 + 1 🛡 and 2 PV: the Orc is sure to die and rolls its defence anyway
+    assert result.events_of("defence_roll")[0].label.endswith("(se défend même certain d'être tué)")
+    assert result.numbers["defence_dice"] == 2
+    assert result.numbers["shields"] == 3
+    assert result.outcome == "tue"
+    assert result.numbers["px_gained"] == 4
