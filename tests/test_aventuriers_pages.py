@@ -269,7 +269,7 @@ def test_the_table_dice_come_from_the_database(client):
     response = client.post("/api/rulesets/aventuriers/odds", json.dumps(request), content_type="application/json")
     assert response.status_code == 400
     assert response.json()["errors"]["scenario.rules.success_die"] == (
-        "Dé du test de réussite : le Dé bleu doit pouvoir montrer 0, 1 et 2 éclairs."
+        "Dé du test de réussite : « Dé bleu » doit pouvoir montrer 0, 1 et 2 éclairs."
     )
 
 

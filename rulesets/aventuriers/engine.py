@@ -734,6 +734,7 @@ def _success_test(scenario: Scenario, dice: DiceRoll) -> Result:
         lightning = face.lightning
         face_text = face.describe()
     name = die.name if die is not None else scenario.rules.success_die
+    name = name[:1].lower() + name[1:]  # "lance le dé bleu" mid-sentence
     log.add(
         "test_roll",
         _("{who} lance le {die}").format(who=scenario.attacker.name, die=name),

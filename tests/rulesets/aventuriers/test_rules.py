@@ -297,6 +297,7 @@ def test_success_test_reads_zero_one_or_two_lightning_without_stamina() -> None:
         "deux_eclairs",
     ]
     assert play(scenario, {"test": 6}).numbers["attacker_stamina_gained"] == 0
+    assert play(scenario, {"test": 6}).events_of("test_roll")[0].label == "Elwen lance le dé bleu"
 
 
 def test_success_test_reads_more_than_two_lightning_as_two() -> None:
