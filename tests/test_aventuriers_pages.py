@@ -269,7 +269,7 @@ def test_the_table_dice_come_from_the_database(client):
     response = client.post("/api/rulesets/aventuriers/odds", json.dumps(request), content_type="application/json")
     assert response.status_code == 400
     assert response.json()["errors"]["scenario.rules.success_die"] == (
-        "Dé du test de réussite : le Dé bleu doit pouvoir montrer 0, 1 et 2 éclairs."
+        "Dé du test de réussite : « Dé bleu » doit pouvoir montrer 0, 1 et 2 éclairs."
     )
 
 
@@ -395,3 +395,31 @@ def test_a_shared_result_exports_clean_wikitext_and_markdown(client):
         assert "Orc" in export
         assert "<a " not in export
     assert "PV restants — Orc" in wiki
+
+
+def test_the_face_legend_is_visible_outside_the_folded_settings(client):
+    body = client.get(URL).content.decode()
+    settings_start = body.index("Réglages de la table et dés")
+    settings_end = body.index("</details>", settings_start)
+    legend = body.index('<div class="avt-legend">')
+    assert legend > settings_end  # not hidden in the folded settings: a GM reads the face numbers
+    assert "faces par défaut — à vérifier sur vos dés" in body[legend:]
+    assert "le numéro de face à taper" in body[legend:]
+
+
+def test_the_engagement_row_keeps_a_short_value_for_phones(client):
+    body = client.get(client.post(URL, ELWEN)["Location"]).content.decode()
+    row = re.search(r'<tr class="ev-engagement".*?</tr>', body, re.S)
+    assert row is not None
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(0), re.S)
+    assert "attaque de mêlée faite et subie" in html.unescape(cells[0])
+    assert any(c.strip() == "oui" for c in cells)
+
+
+def test_the_odds_show_probabilities_as_percentages(client):
+    body = text(client.get(client.post(URL, {**ELWEN, "defender.riposte": "on", "dice.riposte.1": "1"})["Location"]))
+    odds = body.split("Les chances")[1]
+    assert re.search(r"Probabilité de tuer Orc \d+,\d %", odds)
+    assert re.search(r"Probabilité d'une Riposte \d+,\d %", odds)
+    assert re.search(r"Probabilité que la Riposte tue Elwen \d+,\d %", odds)
+    assert re.search(r"PV perdus en moyenne \d+,\d\d(?! %)", odds)  # a mean stays a decimal

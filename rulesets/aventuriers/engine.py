@@ -681,29 +681,29 @@ def _engagement(scenario: Scenario, p: Plan, death: bool, log: _Log) -> tuple[bo
     """Engagement kept for the next exchange (Livret Aventure, p. 19)."""
     board = scenario.board
     engaged, other = board.engaged_together, board.attacker_engaged_other
+    whys: list[str] = []
+    if p.action is Action.ATTACK and (scenario.mode is Mode.RANGED or scenario.attacker.weapon.spell):
+        # even a flash spell, even a kill: a shot or a spell ends the shooter's other engagements
+        other = False
+        whys.append(_("attaque à distance ou sort : fin des autres engagements de l'attaquant"))
     if death:
         engaged = False
-        why = _("un des deux est mort")
+        whys.append(_("un des deux est mort"))
     elif p.action is Action.LEAVE_ZONE:
         engaged = False
-        why = _("la cible a quitté la zone d'attaque")
+        whys.append(_("la cible a quitté la zone d'attaque"))
     elif p.flash:
-        why = _("les dégâts-éclairs n'engagent pas")
-    else:
-        whys: list[str] = []
-        if scenario.mode is Mode.RANGED or scenario.attacker.weapon.spell:
-            other = False
-            whys.append(_("attaque à distance ou sort : fin des autres engagements de l'attaquant"))
-        if scenario.mode is Mode.MELEE and p.back_attack:
-            whys.append(_("une attaque de dos n'engage pas"))
-        elif scenario.mode is Mode.MELEE:
-            engaged = True
-            whys.append(_("attaque de mêlée faite et subie"))
-        why = " ; ".join(whys)
+        whys.append(_("les dégâts-éclairs n'engagent pas"))
+    elif scenario.mode is Mode.MELEE and p.back_attack:
+        whys.append(_("une attaque de dos n'engage pas"))
+    elif scenario.mode is Mode.MELEE:
+        engaged = True
+        whys.append(_("attaque de mêlée faite et subie"))
+    why = " ; ".join(whys)
     log.add(
         "engagement",
-        _("Engagés ensemble après l'échange"),
-        (_("oui") if engaged else _("non")) + f" ({why})",
+        _("Engagés ensemble après l'échange ({why})").format(why=why),
+        _("oui") if engaged else _("non"),
         RULE_ENGAGEMENT,
         G_ENGAGEMENT,
         engaged=engaged,
@@ -734,6 +734,7 @@ def _success_test(scenario: Scenario, dice: DiceRoll) -> Result:
         lightning = face.lightning
         face_text = face.describe()
     name = die.name if die is not None else scenario.rules.success_die
+    name = name[:1].lower() + name[1:]  # "lance le dé bleu" mid-sentence
     log.add(
         "test_roll",
         _("{who} lance le {die}").format(who=scenario.attacker.name, die=name),

@@ -326,7 +326,7 @@ class Scenario:
             shown = {min(f.lightning, 2) for f in test_die.faces}
             if shown != {0, 1, 2}:
                 errors["rules.success_die"] = _(
-                    "Dé du test de réussite : le {die} doit pouvoir montrer 0, 1 et 2 éclairs."
+                    "Dé du test de réussite : « {die} » doit pouvoir montrer 0, 1 et 2 éclairs."
                 ).format(die=test_die.name)
         weapon = self.attacker.weapon
         if self.action is not Action.SUCCESS_TEST and not any(g.count for g in weapon.dice):
@@ -378,7 +378,7 @@ class Scenario:
         if test_die is not None:
             most = max(f.lightning for f in test_die.faces)
             if self.test_lightning > most:
-                errors["test_lightning"] = _("Test de réussite : le {die} montre au plus {most} éclair(s).").format(
+                errors["test_lightning"] = _("Test de réussite : « {die} » montre au plus {most} éclair(s).").format(
                     die=test_die.name, most=most
                 )
         return errors

@@ -230,7 +230,7 @@ def odds(scenario: Scenario) -> Odds:
         expectations.append(
             (
                 "attacker_killed",
-                _("Probabilité que {name} meure de la Riposte").format(name=attacker.name),
+                _("Probabilité que la Riposte tue {name}").format(name=attacker.name),
                 m.probability(lambda o: o[4] >= attacker.pv),
             )
         )

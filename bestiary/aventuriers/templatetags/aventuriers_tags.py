@@ -155,7 +155,7 @@ def die_table() -> SafeString:
     )
     return format_html(
         '<table class="table table-sm avt-dice"><caption>{}</caption><tbody>{}</tbody></table>',
-        _("Dés de combat de la table (modifiables dans l'administration)"),
+        _("Faces des dés de combat : le numéro de face à taper pour chaque dé (modifiables dans l'administration)"),
         body,
     )
 

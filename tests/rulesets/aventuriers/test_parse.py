@@ -105,7 +105,7 @@ def test_totals_the_dice_cannot_show_are_refused() -> None:
 
 def test_test_lightning_the_die_cannot_show_is_refused() -> None:
     errors = errors_of({"action": "test_de_reussite", "entry": "totaux", "test_lightning": 3})
-    assert errors == {"test_lightning": "Test de réussite : le Dé bleu montre au plus 2 éclair(s)."}
+    assert errors == {"test_lightning": "Test de réussite : « Dé bleu » montre au plus 2 éclair(s)."}
 
 
 def test_an_unknown_field_is_refused() -> None:
@@ -151,5 +151,5 @@ def test_the_success_test_die_must_show_zero_one_and_two_lightning() -> None:
         }
     )
     assert errors == {
-        "rules.success_die": "Dé du test de réussite : le Dé gris doit pouvoir montrer 0, 1 et 2 éclairs."
+        "rules.success_die": "Dé du test de réussite : « Dé gris » doit pouvoir montrer 0, 1 et 2 éclairs."
     }

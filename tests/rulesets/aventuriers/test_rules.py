@@ -297,6 +297,7 @@ def test_success_test_reads_zero_one_or_two_lightning_without_stamina() -> None:
         "deux_eclairs",
     ]
     assert play(scenario, {"test": 6}).numbers["attacker_stamina_gained"] == 0
+    assert play(scenario, {"test": 6}).events_of("test_roll")[0].label == "Elwen lance le dé bleu"
 
 
 def test_success_test_reads_more_than_two_lightning_as_two() -> None:
@@ -334,3 +335,47 @@ def test_the_riposte_slots_beyond_the_flash_damage_are_not_read() -> None:
 
 def test_default_blue_die_can_show_zero_one_and_two_lightning() -> None:
     assert {f.lightning for f in BLUE.faces} == {0, 1, 2}
+
+
+def test_a_monster_certain_to_be_killed_still_defends() -> None:
+    scenario = Scenario(attacker=hero(weapon=Weapon(dice=(DiceGroup("noir", 3),))), defender=monster(pv=2))
+    result = play(scenario, {"attaque.1": 3, "attaque.2": 3, "attaque.3": 3, "defense.1": 5, "defense.2": 4})
+    # 9 💥 against at most 2 + 1 🛡 and 2 PV: the Orc is sure to die and rolls its defence anyway
+    assert result.events_of("defence_roll")[0].label.endswith("(se défend même certain d'être tué)")
+    assert result.numbers["defence_dice"] == 2
+    assert result.numbers["shields"] == 3
+    assert result.outcome == "tue"
+    assert result.numbers["px_gained"] == 4
+
+
+def test_a_flash_spell_on_another_target_also_ends_the_casters_other_engagements() -> None:
+    spell = Weapon(name="Étincelle", reach=Reach.RANGED, spell=True, flash=True, dice=(DiceGroup("bleu", 1),))
+    board = replace(FAR, attacker_engaged_other=True)
+    scenario = Scenario(mode=Mode.RANGED, attacker=hero(weapon=spell), defender=monster(), board=board)
+    result = play(scenario, {"attaque.1": 1, "defense.1": 1})
+    assert result.numbers["flash"] is True
+    assert result.numbers["attacker_engaged_other_after"] is False  # Livret Aventure p. 19: a spell on another target
+    assert result.numbers["engaged_after"] is False  # flash damage never engages
+
+
+def test_a_ranged_kill_still_ends_the_shooters_other_engagements() -> None:
+    bow = Weapon(name="Arc", reach=Reach.RANGED, dice=(DiceGroup("noir", 2),))
+    board = replace(FAR, attacker_engaged_other=True)
+    scenario = Scenario(mode=Mode.RANGED, attacker=hero(weapon=bow), defender=monster(pv=2), board=board)
+    result = play(scenario, {"attaque.1": 3, "attaque.2": 3, "defense.1": 1, "defense.2": 1})
+    assert result.outcome == "tue"
+    assert result.numbers["attacker_engaged_other_after"] is False
+    assert result.numbers["engaged_after"] is False
+
+
+def test_a_hybrid_weapon_strikes_in_melee_at_contact_and_shoots_from_afar() -> None:
+    spear = Weapon(name="Lance de jet", reach=Reach.HYBRID, dice=(DiceGroup("bleu", 1),))
+    melee = Scenario(mode=Mode.MELEE, attacker=hero(weapon=spear), defender=monster())
+    ranged = replace(melee, mode=Mode.RANGED, board=FAR)
+    assert melee.check() == {}
+    assert ranged.check() == {}
+    assert plan(melee).allowed
+    assert plan(ranged).allowed
+    assert not plan(replace(melee, mode=Mode.RANGED)).allowed  # never a shot at an adjacent enemy
+    assert play(melee, {"attaque.1": 3, "defense.1": 1, "defense.2": 1}).numbers["engaged_after"] is True
+    assert play(ranged, {"attaque.1": 3, "defense.1": 1, "defense.2": 1}).numbers["engaged_after"] is False
