@@ -953,7 +953,7 @@ def odds(s: ActionScenario) -> Odds:
     expectations = tuple(
         (
             f"cannot_act_{i}",
-            _("{name} ne peut agir (Initiative ≤ 0)").format(name=f.name),
+            _("Probabilité que {name} ne puisse agir (Initiative ≤ 0)").format(name=f.name),
             dists[i].probability(lambda o: o[0] <= 0),
         )
         for i, f in enumerate(s.fighters)

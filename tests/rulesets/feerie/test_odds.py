@@ -145,3 +145,18 @@ def test_action_odds_sum_to_one_and_are_fast_for_twelve_fighters() -> None:
     o = action_odds(s)
     assert sum(p for _c, _l, p in o.outcomes) == 1
     assert o.probability("simultaneous") > 0
+
+
+def test_probability_expectations_are_labelled_probabilite_and_means_are_not() -> None:
+    # the odds panel prints a label containing "Probabilité" as a percentage, anything else as a decimal
+    o = odds(Exchange(attacker=wichtln(), defender=lutin()))
+    labels = {c: label for c, label, _v in o.expectations}
+    assert labels["hit"].startswith("Probabilité")
+    assert labels["incident"].startswith("Probabilité")
+    assert "Probabilité" not in labels["essence_lost"]
+    s = ActionScenario(fighters=(Fighter("Rübezahl", vigilance=20), Fighter("Serpent", vigilance=17)))
+    action_labels = [label for _c, label, _v in action_odds(s).expectations]
+    assert action_labels == [
+        "Probabilité que Rübezahl ne puisse agir (Initiative ≤ 0)",
+        "Probabilité que Serpent ne puisse agir (Initiative ≤ 0)",
+    ]
