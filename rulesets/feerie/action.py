@@ -32,8 +32,9 @@ from rulesets.core.odds import Chart, Distribution, Odds
 from rulesets.core.results import Event, Result
 from rulesets.core.schema import Choice, Spec
 from rulesets.feerie.angles import crowding, sweep
-from rulesets.feerie.engine import SEED, signed
+from rulesets.feerie.engine import SEED, signed, slot_label
 from rulesets.feerie.model import SEED_SURFACES, DiceTerm, SurfaceRow, Tactic
+from rulesets.feerie.odds import grouped_bars
 
 R_SEQUENCE = f"{SEED} — La séquence d'une Action"
 R_DECLARATION = f"{R_SEQUENCE}, 1) Déclaration d'intention"
@@ -261,11 +262,11 @@ def dice_for(s: ActionScenario) -> DiceSpec:
 
     def term(prefix: str, label: str) -> None:
         slots.extend(
-            DiceSlot(f"{prefix}.plus.{i}", die, f"{label} : dé ajouté n°{i} ({die.name})")
+            DiceSlot(f"{prefix}.plus.{i}", die, slot_label(label, "+", die.name, i, s.roll.plus))
             for i in range(1, s.roll.plus + 1)
         )
         slots.extend(
-            DiceSlot(f"{prefix}.moins.{i}", die, f"{label} : dé retranché n°{i} ({die.name})")
+            DiceSlot(f"{prefix}.moins.{i}", die, slot_label(label, "−", die.name, i, s.roll.minus))
             for i in range(1, s.roll.minus + 1)
         )
 
@@ -938,7 +939,7 @@ def odds(s: ActionScenario) -> Odds:
             Chart(
                 f"initiative_{i}",
                 _("Initiative de {name}").format(name=f.name),
-                tuple((str(v), p) for v, p in inits.sorted_items()),
+                grouped_bars(dict(inits.sorted_items()), anchor=1),
                 inits.mean(),
                 _("rang"),
             )

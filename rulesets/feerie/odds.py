@@ -42,6 +42,30 @@ def settlements(s: Exchange) -> Distribution[Settlement]:
     return term_distribution(s.roll).map(one)
 
 
+MAX_BARS = 6
+
+
+def grouped_bars(dist: dict[int, Fraction], anchor: int = 0) -> tuple[tuple[str, Fraction], ...]:
+    """One bar per value, or equal ranges ("0…7") when that many bars would not fit a phone.
+
+    The ranges are aligned on ``anchor`` (a margin of 0 hits, an initiative of 1 acts), so one bar
+    never mixes both sides of the threshold that matters at the table.
+    """
+    values = sorted(dist)
+    if len(values) <= 2 * MAX_BARS:
+        return tuple((str(v), dist[v]) for v in values)
+    low, high = values[0], values[-1]
+    width = -(-(high - low + 1) // (MAX_BARS - 1))
+    start = anchor + (low - anchor) // width * width
+    bars: list[tuple[str, Fraction]] = []
+    while start <= high:
+        first, last = max(start, low), min(start + width - 1, high)
+        share = sum((p for v, p in dist.items() if first <= v <= last), Fraction(0))
+        bars.append((f"{first}…{last}".replace("-", "−"), share))
+        start += width
+    return tuple(bars)
+
+
 def odds(s: Exchange) -> Odds:
     dist = settlements(s)
     by_outcome: dict[str, Fraction] = defaultdict(Fraction)
@@ -71,7 +95,7 @@ def odds(s: Exchange) -> Odds:
         Chart(
             "margin",
             _("Marge de l'attaque"),
-            tuple((str(v), margin[v]) for v in sorted(margin)),
+            grouped_bars(margin),
             dist.mean(lambda st: st.margin),
             _("points"),
         ),
@@ -84,4 +108,4 @@ def odds(s: Exchange) -> Odds:
     return Odds(outcomes, charts, expectations)
 
 
-__all__ = ["odds", "settlements", "term_distribution"]
+__all__ = ["grouped_bars", "odds", "settlements", "term_distribution"]

@@ -160,3 +160,36 @@ def test_probability_expectations_are_labelled_probabilite_and_means_are_not() -
         "Probabilité que Rübezahl ne puisse agir (Initiative ≤ 0)",
         "Probabilité que Serpent ne puisse agir (Initiative ≤ 0)",
     ]
+
+
+def test_the_margin_chart_groups_its_bars_to_fit_a_phone_and_keeps_every_chance() -> None:
+    o = odds(Exchange(attacker=wichtln(), defender=lutin()))
+    chart = next(c for c in o.charts if c.key == "margin")
+    assert len(chart.bars) == 6
+    assert sum(p for _l, p in chart.bars) == 1
+    # Attaque 23 vs Défense 16 with 1d20 − 1d20: margins −12 … +26, eight values a bar, one starting at 0
+    assert [label for label, _p in chart.bars] == ["−12…−9", "−8…−1", "0…7", "8…15", "16…23", "24…26"]
+    assert chart.bars[0][1] == term_distribution(DiceTerm()).probability(lambda t: -19 <= t <= -16)
+    assert chart.bars[2][1] == term_distribution(DiceTerm()).probability(lambda t: -7 <= t <= 0)
+
+
+def test_a_small_dice_term_keeps_one_margin_bar_per_value() -> None:
+    o = odds(CASES["contact"])
+    chart = next(c for c in o.charts if c.key == "margin")
+    assert [label for label, _p in chart.bars] == [str(m) for m in range(7 - 5, 7 + 6)]
+
+
+def test_the_dice_boxes_have_short_labels() -> None:
+    labels = [slot.label for slot in dice_for(Exchange()).slots]
+    assert labels == ["Jet d'Attaque : +d20", "Jet d'Attaque : −d20"]
+    labels = [slot.label for slot in dice_for(dataclasses.replace(Exchange(), roll=DiceTerm(plus=2, minus=1))).slots]
+    assert labels == ["Jet d'Attaque : +d20 n°1", "Jet d'Attaque : +d20 n°2", "Jet d'Attaque : −d20"]
+
+
+def test_the_initiative_chart_groups_its_ranks_with_one_range_starting_at_one() -> None:
+    s = ActionScenario(fighters=(Fighter("Rübezahl", vigilance=20), Fighter("Serpent", vigilance=17)))
+    charts = {c.key: c for c in action_odds(s).charts}
+    labels = [label for label, _p in charts["initiative_1"].bars]
+    assert len(labels) <= 6
+    assert "1…8" in labels  # Vigilance 17 − 19 … 17 + 19: the bar below holds the ranks that cannot act
+    assert sum(p for _l, p in charts["initiative_1"].bars) == 1
