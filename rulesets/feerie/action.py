@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import gcd
-from typing import Annotated
+from typing import Annotated, Any
 
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, numeric_die
 from rulesets.core.i18n import _
@@ -828,24 +829,49 @@ def _countdown(
         ]
         defenses, maluses = snapshots.get(r, ({}, {}))
         happening = by_rank.get(r, [])
-        label = _("Rang {r}").format(r=r) + (" : " + " ; ".join(happening) if happening else "")
-        state = ", ".join(
-            _("{name} {d}").format(name=name, d=d) + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
-            for name, d in defenses.items()
-        )
-        if state:
-            label += " — " + _("Défense (malus d'activité) : {state}").format(state=state)
-        out.append(
-            Event(
-                "rank",
-                label,
-                ", ".join(may),
-                R_DECOMPTE,
-                G_DECOMPTE,
-                {"rank": r, "may_act": may, "defense": defenses, "malus": maluses},
-            )
-        )
+        previous = out[-1].data if out else None
+        if (
+            previous is not None
+            and not happening
+            and not previous["happening"]
+            and previous["last_rank"] == r + 1
+            and (previous["may_act"], previous["defense"], previous["malus"]) == (may, defenses, maluses)
+        ):
+            # a quiet rank like the one before: one row "Rangs 36 à 18" instead of nineteen identical rows
+            merged = {**previous, "last_rank": r, "ranks": [*previous["ranks"], r]}
+            out[-1] = Event("rank", _row_label(merged), out[-1].value, R_DECOMPTE, G_DECOMPTE, merged)
+            continue
+        data = {
+            "rank": r,
+            "last_rank": r,
+            "ranks": [r],
+            "happening": happening,
+            "may_act": may,
+            "defense": defenses,
+            "malus": maluses,
+        }
+        out.append(Event("rank", _row_label(data), ", ".join(may), R_DECOMPTE, G_DECOMPTE, data))
     return out
+
+
+def _row_label(data: Mapping[str, Any]) -> str:
+    """ "Rang 17 : what happens — Défense (malus d'activité) : …", or "Rangs 36 à 18 — …" for quiet ranks."""
+    first, last = data["rank"], data["last_rank"]
+    label = (
+        _("Rang {r}").format(r=first)
+        if first == last
+        else _("Rangs {first} à {last} (rien ne se passe)").format(first=first, last=last)
+    )
+    if data["happening"]:
+        label += " : " + " ; ".join(data["happening"])
+    maluses = data["malus"]
+    state = ", ".join(
+        _("{name} {d}").format(name=name, d=d) + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
+        for name, d in data["defense"].items()
+    )
+    if state:
+        label += " — " + _("Défense (malus d'activité) : {state}").format(state=state)
+    return label
 
 
 # --- the next Action -----------------------------------------------------------------------------------

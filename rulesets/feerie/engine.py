@@ -364,7 +364,7 @@ class Settlement:
 
 
 OUTCOMES = {
-    "hit": (_("Touché"), "success"),
+    "hit": (_("Touché, avec perte d'Essence"), "success"),
     "hit_no_loss": (_("Touché sans perte d'Essence"), "partial"),
     "blow": (_("Coup spécial réussi"), "success"),
     "miss": (_("Manqué"), "failure"),

@@ -296,11 +296,19 @@ def test_several_melee_attackers_crowd_the_defender_angles() -> None:
 
 def test_the_countdown_shows_who_may_act_at_each_rank() -> None:
     r = run(ME, FOE, activities=(Activity(0, OTHER), Activity(1, OTHER)))
-    rows = {e.data["rank"]: e.data for e in r.events_of("rank")}
-    assert max(rows) == 17
-    assert min(rows) == 1
+    rows = {rank: e.data for e in r.events_of("rank") for rank in e.data["ranks"]}
+    assert sorted(rows) == list(range(1, 18))
     assert rows[17]["may_act"] == ["Moi"]
     assert rows[10]["may_act"] == ["Adversaire"]
+
+
+def test_quiet_ranks_alike_share_one_countdown_row() -> None:
+    r = run(ME, FOE, activities=(Activity(0, OTHER), Activity(1, OTHER)))
+    rows = r.events_of("rank")
+    # 17: Moi acts; 16…11 nothing; 10: the Adversaire acts; 9…1 nothing
+    assert [(e.data["rank"], e.data["last_rank"]) for e in rows] == [(17, 17), (16, 11), (10, 10), (9, 1)]
+    assert rows[1].label.startswith("Rangs 16 à 11 (rien ne se passe) — Défense")
+    assert rows[3].data["ranks"] == list(range(9, 0, -1))
 
 
 def test_the_next_action_carries_the_malus_and_the_essence() -> None:
