@@ -61,7 +61,8 @@ def grouped_bars(dist: dict[int, Fraction], anchor: int = 0) -> tuple[tuple[str,
     while start <= high:
         first, last = max(start, low), min(start + width - 1, high)
         share = sum((p for v, p in dist.items() if first <= v <= last), Fraction(0))
-        bars.append((f"{first}…{last}".replace("-", "−"), share))
+        label = str(first) if first == last else f"{first}…{last}"
+        bars.append((label.replace("-", "−"), share))
         start += width
     return tuple(bars)
 
@@ -86,7 +87,7 @@ def odds(s: Exchange) -> Odds:
     outcomes = tuple((c, OUTCOMES[c][0], by_outcome[c]) for c in codes)
     mean = sum((Fraction(v) * p for v, p in lost.items()), Fraction(0))
     title = _("Dommages infligés à l'objet") if s.situation.target_inanimate else _("Essence perdue par le défenseur")
-    bars = tuple((str(v), lost[v]) for v in sorted(lost))
+    bars = grouped_bars(dict(lost), anchor=1)  # 0 (no loss) keeps a bar of its own
     margin: dict[int, Fraction] = defaultdict(Fraction)
     for st, p in dist:
         margin[st.margin] += p

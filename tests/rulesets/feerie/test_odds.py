@@ -15,7 +15,7 @@ from rulesets.feerie.action import odds as action_odds
 from rulesets.feerie.engine import dice_for, resolve
 from rulesets.feerie.examples import lutin, wichtln
 from rulesets.feerie.model import Blow, BlowKind, DiceTerm, Exchange, Situation, Tactic
-from rulesets.feerie.odds import odds, term_distribution
+from rulesets.feerie.odds import odds, settlements, term_distribution
 
 SMALL = DiceTerm(plus=1, minus=1, sides=6)
 
@@ -193,3 +193,15 @@ def test_the_initiative_chart_groups_its_ranks_with_one_range_starting_at_one() 
     assert len(labels) <= 6
     assert "1…8" in labels  # Vigilance 17 − 19 … 17 + 19: the bar below holds the ranks that cannot act
     assert sum(p for _l, p in charts["initiative_1"].bars) == 1
+
+
+def test_a_wide_essence_lost_chart_is_grouped_with_zero_on_its_own() -> None:
+    s = Exchange(attacker=wichtln(), defender=lutin(), roll=DiceTerm(plus=2, minus=1, sides=20))
+    chart = next(c for c in odds(s).charts if c.key == "essence_lost")
+    lost = settlements(s).map(lambda st: st.essence_lost)
+    assert len(chart.bars) <= 6
+    assert chart.bars[0] == ("0", lost.probability(lambda v: v == 0))
+    assert sum(p for _l, p in chart.bars) == 1
+    for label, p in chart.bars[1:]:
+        low, _sep, high = label.partition("…")
+        assert p == lost.probability(lambda v, lo=int(low), hi=int(high or low): lo <= v <= hi)
