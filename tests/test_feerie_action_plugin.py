@@ -92,3 +92,19 @@ def test_the_action_sequence_has_its_page_and_its_api(client, tables: None) -> N
     assert client.get("/api/rulesets/feerie-action/examples").status_code == 200
     rulesets = {r["slug"]: r for r in client.get("/api/rulesets").json()}
     assert rulesets["feerie-action"]["links"]["page"] == "/feerie/action/"
+
+
+def test_the_action_odds_panel_prints_the_cannot_act_chance_as_a_percentage(client, tables: None) -> None:
+    html = client.get("/feerie/action/").content.decode()
+    assert "Probabilité que" in html
+    row = html.split("Probabilité que", 1)[1].split("</tr>", 1)[0]
+    assert "%" in row
+
+
+def test_the_action_page_opens_on_the_rubezahl_and_serpent_fight(client, tables: None) -> None:
+    html = client.get("/feerie/action/").content.decode()
+    for j in (0, 1):
+        select = html.split(f'name="activities.{j}.kind"', 1)[1].split("</select>", 1)[0]
+        assert '<option value="attack" selected>' in select
+    assert "hypnotiser Rübezahl" in html
+    assert "assomme le Serpent" in html

@@ -74,6 +74,23 @@ def test_the_issue_creatures_are_in_the_bestiary(tables: None) -> None:
     assert len(names) >= 10
 
 
+def test_the_bestiary_agrees_with_the_seed_examples(tables: None) -> None:
+    by_name = {c.name: c for c in m.Creature.objects.all()}
+    # the Tailles the multiple-opponents examples give
+    tailles = {"Ogre": 2, "Sylphe": -2, "Géant": 4, "Feu follet": -4, "Farfadet": -4, "Lutin": -2}
+    assert {name: by_name[name].taille for name in tailles} == tailles
+    # « Rübezahl (Vigilance 20) fait face à un Serpent à Sornettes (Vigilance 17) »
+    assert (by_name["Rübezahl"].vigilance, by_name["Serpent à Sornettes"].vigilance) == (20, 17)
+
+    def attribute(creature: str, name: str) -> int:
+        return by_name[creature].attributes.get(name=name).value
+
+    # the Redcap's hache +3 and massacre +4 (a tactic cap of 7), Sire Didimus's duel +4, the Pixie's couardise +3
+    assert (attribute("Redcap", "hache"), attribute("Redcap", "massacre")) == (3, 4)
+    assert attribute("Sire Didimus", "duel") == 4
+    assert attribute("Pixie", "couardise") == 3
+
+
 def test_the_bestiary_wichtln_reproduces_the_seed_values(tables: None) -> None:
     w = m.Creature.objects.get(name="Wichtln")
     melee = derive(Exchange(attacker=web.combatant(w), defender=web.combatant(w)))

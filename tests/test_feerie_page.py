@@ -157,3 +157,11 @@ def test_the_api_gives_exact_odds_and_the_schema(client_with_tables: Client) -> 
     assert "hit" in outcomes
     schema = client_with_tables.get("/api/rulesets/feerie/schema").json()
     assert "attacker" in json.dumps(schema)
+
+
+def test_the_odds_panel_prints_probabilities_as_percentages(client_with_tables: Client) -> None:
+    html = client_with_tables.get("/feerie/").content.decode()
+    row = html.split("Probabilité de toucher", 1)[1].split("</tr>", 1)[0]
+    assert "%" in row
+    mean = html.split("Essence perdue en moyenne", 1)[1].split("</tr>", 1)[0]
+    assert "%" not in mean

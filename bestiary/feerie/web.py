@@ -343,11 +343,22 @@ def action_variations(resolution: Resolution) -> list[tuple[str, dict[str, Any],
     return [(_("Action suivante (malus reportés, Initiative à relancer)"), changes, False)]
 
 
+DEFAULT_DECLARATIONS = [
+    # the page opens on a fight, not on an empty countdown: the seed's Rübezahl and Serpent à Sornettes
+    {"actor": 1, "kind": "attack", "label": "tente d'hypnotiser Rübezahl", "targets": "0"},
+    {"actor": 0, "kind": "attack", "label": "assomme le Serpent", "targets": "1"},
+]
+
+
+def action_defaults() -> dict[str, Any]:
+    return {**selectors.settings_data(), "activities": [dict(a) for a in DEFAULT_DECLARATIONS]}
+
+
 ACTION_PLUGIN = register(
     WebPlugin(
         slug="feerie-action",
         fields_template="calculator/feerie-action_fields.html",
-        defaults=selectors.settings_data,
+        defaults=action_defaults,
         presets=action_presets,
         hidden=("surfaces",),
         summary=action_summary,

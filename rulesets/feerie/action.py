@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import gcd
-from typing import Annotated
+from typing import Annotated, Any
 
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, numeric_die
 from rulesets.core.i18n import _
@@ -32,8 +33,9 @@ from rulesets.core.odds import Chart, Distribution, Odds
 from rulesets.core.results import Event, Result
 from rulesets.core.schema import Choice, Spec
 from rulesets.feerie.angles import crowding, sweep
-from rulesets.feerie.engine import SEED, signed
+from rulesets.feerie.engine import SEED, signed, slot_label
 from rulesets.feerie.model import SEED_SURFACES, DiceTerm, SurfaceRow, Tactic
+from rulesets.feerie.odds import grouped_bars
 
 R_SEQUENCE = f"{SEED} — La séquence d'une Action"
 R_DECLARATION = f"{R_SEQUENCE}, 1) Déclaration d'intention"
@@ -261,11 +263,11 @@ def dice_for(s: ActionScenario) -> DiceSpec:
 
     def term(prefix: str, label: str) -> None:
         slots.extend(
-            DiceSlot(f"{prefix}.plus.{i}", die, f"{label} : dé ajouté n°{i} ({die.name})")
+            DiceSlot(f"{prefix}.plus.{i}", die, slot_label(label, "+", die.name, i, s.roll.plus))
             for i in range(1, s.roll.plus + 1)
         )
         slots.extend(
-            DiceSlot(f"{prefix}.moins.{i}", die, f"{label} : dé retranché n°{i} ({die.name})")
+            DiceSlot(f"{prefix}.moins.{i}", die, slot_label(label, "−", die.name, i, s.roll.minus))
             for i in range(1, s.roll.minus + 1)
         )
 
@@ -827,24 +829,49 @@ def _countdown(
         ]
         defenses, maluses = snapshots.get(r, ({}, {}))
         happening = by_rank.get(r, [])
-        label = _("Rang {r}").format(r=r) + (" : " + " ; ".join(happening) if happening else "")
-        state = ", ".join(
-            _("{name} {d}").format(name=name, d=d) + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
-            for name, d in defenses.items()
-        )
-        if state:
-            label += " — " + _("Défense (malus d'activité) : {state}").format(state=state)
-        out.append(
-            Event(
-                "rank",
-                label,
-                ", ".join(may),
-                R_DECOMPTE,
-                G_DECOMPTE,
-                {"rank": r, "may_act": may, "defense": defenses, "malus": maluses},
-            )
-        )
+        previous = out[-1].data if out else None
+        if (
+            previous is not None
+            and not happening
+            and not previous["happening"]
+            and previous["last_rank"] == r + 1
+            and (previous["may_act"], previous["defense"], previous["malus"]) == (may, defenses, maluses)
+        ):
+            # a quiet rank like the one before: one row "Rangs 36 à 18" instead of nineteen identical rows
+            merged = {**previous, "last_rank": r, "ranks": [*previous["ranks"], r]}
+            out[-1] = Event("rank", _row_label(merged), out[-1].value, R_DECOMPTE, G_DECOMPTE, merged)
+            continue
+        data = {
+            "rank": r,
+            "last_rank": r,
+            "ranks": [r],
+            "happening": happening,
+            "may_act": may,
+            "defense": defenses,
+            "malus": maluses,
+        }
+        out.append(Event("rank", _row_label(data), ", ".join(may), R_DECOMPTE, G_DECOMPTE, data))
     return out
+
+
+def _row_label(data: Mapping[str, Any]) -> str:
+    """ "Rang 17 : what happens — Défense (malus d'activité) : …", or "Rangs 36 à 18 — …" for quiet ranks."""
+    first, last = data["rank"], data["last_rank"]
+    label = (
+        _("Rang {r}").format(r=first)
+        if first == last
+        else _("Rangs {first} à {last} (rien ne se passe)").format(first=first, last=last)
+    )
+    if data["happening"]:
+        label += " : " + " ; ".join(data["happening"])
+    maluses = data["malus"]
+    state = ", ".join(
+        _("{name} {d}").format(name=name, d=d) + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
+        for name, d in data["defense"].items()
+    )
+    if state:
+        label += " — " + _("Défense (malus d'activité) : {state}").format(state=state)
+    return label
 
 
 # --- the next Action -----------------------------------------------------------------------------------
@@ -938,7 +965,7 @@ def odds(s: ActionScenario) -> Odds:
             Chart(
                 f"initiative_{i}",
                 _("Initiative de {name}").format(name=f.name),
-                tuple((str(v), p) for v, p in inits.sorted_items()),
+                grouped_bars(dict(inits.sorted_items()), anchor=1),
                 inits.mean(),
                 _("rang"),
             )
@@ -953,7 +980,7 @@ def odds(s: ActionScenario) -> Odds:
     expectations = tuple(
         (
             f"cannot_act_{i}",
-            _("{name} ne peut agir (Initiative ≤ 0)").format(name=f.name),
+            _("Probabilité que {name} ne puisse agir (Initiative ≤ 0)").format(name=f.name),
             dists[i].probability(lambda o: o[0] <= 0),
         )
         for i, f in enumerate(s.fighters)

@@ -364,7 +364,7 @@ class Settlement:
 
 
 OUTCOMES = {
-    "hit": (_("Touché"), "success"),
+    "hit": (_("Touché, avec perte d'Essence"), "success"),
     "hit_no_loss": (_("Touché sans perte d'Essence"), "partial"),
     "blow": (_("Coup spécial réussi"), "success"),
     "miss": (_("Manqué"), "failure"),
@@ -508,15 +508,23 @@ def term_die(s: Exchange) -> Die:
     return numeric_die(f"d{s.roll.sides}", s.roll.sides)
 
 
+def slot_label(roll: str, sign: str, die: str, i: int, count: int) -> str:
+    """A short dice-box label that fits a phone: "Jet d'Attaque : +d20" ("… : −d20 n°2" when several)."""
+    return f"{roll} : {sign}{die}" + (f" n°{i}" if count > 1 else "")
+
+
 def dice_for(s: Exchange) -> DiceSpec:
     """The dice term's dice (none when the game master typed the term itself)."""
     if s.term is not None:
         return DiceSpec(())
     die = term_die(s)
     roll = _("Jet de Dommages") if s.situation.target_inanimate else _("Jet d'Attaque")
-    slots = [DiceSlot(f"plus.{i}", die, f"{roll} : dé ajouté n°{i} ({die.name})") for i in range(1, s.roll.plus + 1)]
+    slots = [
+        DiceSlot(f"plus.{i}", die, slot_label(roll, "+", die.name, i, s.roll.plus)) for i in range(1, s.roll.plus + 1)
+    ]
     slots += [
-        DiceSlot(f"moins.{i}", die, f"{roll} : dé retranché n°{i} ({die.name})") for i in range(1, s.roll.minus + 1)
+        DiceSlot(f"moins.{i}", die, slot_label(roll, "−", die.name, i, s.roll.minus))
+        for i in range(1, s.roll.minus + 1)
     ]
     return DiceSpec(tuple(slots))
 

@@ -443,6 +443,11 @@ class Exchange:
             errors["defender.tactic"] = _("On ne peut déclarer de tactique que si l'on agit : ce défenseur est passif.")
         if s.surprised and self.defender.tactic.is_declared:
             errors["defender.tactic"] = _("Un personnage surpris ne peut pas recourir à une tactique.")
+        if self.defender.mount.mounted and s.open_angles > 5:
+            # « Le cavalier et sa monture ont chacun un angle d'attaque protégé »
+            errors["situation.open_angles"] = _(
+                "Un cavalier a un angle d'attaque protégé (par en dessous) : 5 angles ouverts au plus."
+            )
         kinds = [b.kind for b in self.blows]
         for i, b in enumerate(self.blows):
             if b.kind is BlowKind.NONE:

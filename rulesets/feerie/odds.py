@@ -42,6 +42,31 @@ def settlements(s: Exchange) -> Distribution[Settlement]:
     return term_distribution(s.roll).map(one)
 
 
+MAX_BARS = 6
+
+
+def grouped_bars(dist: dict[int, Fraction], anchor: int = 0) -> tuple[tuple[str, Fraction], ...]:
+    """One bar per value, or equal ranges ("0…7") when that many bars would not fit a phone.
+
+    The ranges are aligned on ``anchor`` (a margin of 0 hits, an initiative of 1 acts), so one bar
+    never mixes both sides of the threshold that matters at the table.
+    """
+    values = sorted(dist)
+    if len(values) <= 2 * MAX_BARS:
+        return tuple((str(v), dist[v]) for v in values)
+    low, high = values[0], values[-1]
+    width = -(-(high - low + 1) // (MAX_BARS - 1))
+    start = anchor + (low - anchor) // width * width
+    bars: list[tuple[str, Fraction]] = []
+    while start <= high:
+        first, last = max(start, low), min(start + width - 1, high)
+        share = sum((p for v, p in dist.items() if first <= v <= last), Fraction(0))
+        label = str(first) if first == last else f"{first}…{last}"
+        bars.append((label.replace("-", "−"), share))
+        start += width
+    return tuple(bars)
+
+
 def odds(s: Exchange) -> Odds:
     dist = settlements(s)
     by_outcome: dict[str, Fraction] = defaultdict(Fraction)
@@ -62,7 +87,7 @@ def odds(s: Exchange) -> Odds:
     outcomes = tuple((c, OUTCOMES[c][0], by_outcome[c]) for c in codes)
     mean = sum((Fraction(v) * p for v, p in lost.items()), Fraction(0))
     title = _("Dommages infligés à l'objet") if s.situation.target_inanimate else _("Essence perdue par le défenseur")
-    bars = tuple((str(v), lost[v]) for v in sorted(lost))
+    bars = grouped_bars(dict(lost), anchor=1)  # 0 (no loss) keeps a bar of its own
     margin: dict[int, Fraction] = defaultdict(Fraction)
     for st, p in dist:
         margin[st.margin] += p
@@ -71,7 +96,7 @@ def odds(s: Exchange) -> Odds:
         Chart(
             "margin",
             _("Marge de l'attaque"),
-            tuple((str(v), margin[v]) for v in sorted(margin)),
+            grouped_bars(margin),
             dist.mean(lambda st: st.margin),
             _("points"),
         ),
@@ -84,4 +109,4 @@ def odds(s: Exchange) -> Odds:
     return Odds(outcomes, charts, expectations)
 
 
-__all__ = ["odds", "settlements", "term_distribution"]
+__all__ = ["grouped_bars", "odds", "settlements", "term_distribution"]

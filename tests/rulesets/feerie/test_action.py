@@ -294,13 +294,43 @@ def test_several_melee_attackers_crowd_the_defender_angles() -> None:
     assert r.numbers["defense_0"] == 10
 
 
+def test_ranged_attackers_take_no_attack_angle() -> None:
+    # « les limitations en nombre d'adversaires sur une même victime ne concernent pas les attaques à distance »
+    ogre = f("Ogre", 5, defense=12, taille=2)
+    archers = tuple(f(f"A{k}", 12, taille=-2) for k in range(20))
+    acts = tuple(Activity(k, ATTACK, targets="0", ranged=True, term=0) for k in range(1, 21))
+    r = run(ogre, *archers, activities=acts)
+    assert r.events_of("angles") == ()
+    assert r.numbers["defense_0"] == 12
+    assert not r.events_of("refused")
+
+
+def test_a_surprised_fighter_may_recover_by_a_change_of_intention_with_its_malus() -> None:
+    # « la règle de changement d'intention s'applique toutefois : le personnage peut reprendre ses esprits »
+    me = f("Surpris", 12, vigilance=14, tactic_cap=4, defense=16, surprised=True)
+    change = Change(10, Tactic(0, 4, -4), new_tactic=True)
+    r = run(me, FOE, activities=(Activity(0, ATTACK, targets="1", change=change, term=0),))
+    assert not r.events_of("refused")
+    assert r.numbers["activity_0_modifier"] == 4 - 4  # the new tactic, −4 for the change
+    assert r.numbers["defense_0"] == 16 - 4 - 4 - 4  # surprise, tactic, change
+    assert r.numbers["next_malus_0"] == -4
+
+
 def test_the_countdown_shows_who_may_act_at_each_rank() -> None:
     r = run(ME, FOE, activities=(Activity(0, OTHER), Activity(1, OTHER)))
-    rows = {e.data["rank"]: e.data for e in r.events_of("rank")}
-    assert max(rows) == 17
-    assert min(rows) == 1
+    rows = {rank: e.data for e in r.events_of("rank") for rank in e.data["ranks"]}
+    assert sorted(rows) == list(range(1, 18))
     assert rows[17]["may_act"] == ["Moi"]
     assert rows[10]["may_act"] == ["Adversaire"]
+
+
+def test_quiet_ranks_alike_share_one_countdown_row() -> None:
+    r = run(ME, FOE, activities=(Activity(0, OTHER), Activity(1, OTHER)))
+    rows = r.events_of("rank")
+    # 17: Moi acts; 16…11 nothing; 10: the Adversaire acts; 9…1 nothing
+    assert [(e.data["rank"], e.data["last_rank"]) for e in rows] == [(17, 17), (16, 11), (10, 10), (9, 1)]
+    assert rows[1].label.startswith("Rangs 16 à 11 (rien ne se passe) — Défense")
+    assert rows[3].data["ranks"] == list(range(9, 0, -1))
 
 
 def test_the_next_action_carries_the_malus_and_the_essence() -> None:

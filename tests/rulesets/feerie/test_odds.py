@@ -15,7 +15,7 @@ from rulesets.feerie.action import odds as action_odds
 from rulesets.feerie.engine import dice_for, resolve
 from rulesets.feerie.examples import lutin, wichtln
 from rulesets.feerie.model import Blow, BlowKind, DiceTerm, Exchange, Situation, Tactic
-from rulesets.feerie.odds import odds, term_distribution
+from rulesets.feerie.odds import odds, settlements, term_distribution
 
 SMALL = DiceTerm(plus=1, minus=1, sides=6)
 
@@ -145,3 +145,63 @@ def test_action_odds_sum_to_one_and_are_fast_for_twelve_fighters() -> None:
     o = action_odds(s)
     assert sum(p for _c, _l, p in o.outcomes) == 1
     assert o.probability("simultaneous") > 0
+
+
+def test_probability_expectations_are_labelled_probabilite_and_means_are_not() -> None:
+    # the odds panel prints a label containing "Probabilité" as a percentage, anything else as a decimal
+    o = odds(Exchange(attacker=wichtln(), defender=lutin()))
+    labels = {c: label for c, label, _v in o.expectations}
+    assert labels["hit"].startswith("Probabilité")
+    assert labels["incident"].startswith("Probabilité")
+    assert "Probabilité" not in labels["essence_lost"]
+    s = ActionScenario(fighters=(Fighter("Rübezahl", vigilance=20), Fighter("Serpent", vigilance=17)))
+    action_labels = [label for _c, label, _v in action_odds(s).expectations]
+    assert action_labels == [
+        "Probabilité que Rübezahl ne puisse agir (Initiative ≤ 0)",
+        "Probabilité que Serpent ne puisse agir (Initiative ≤ 0)",
+    ]
+
+
+def test_the_margin_chart_groups_its_bars_to_fit_a_phone_and_keeps_every_chance() -> None:
+    o = odds(Exchange(attacker=wichtln(), defender=lutin()))
+    chart = next(c for c in o.charts if c.key == "margin")
+    assert len(chart.bars) == 6
+    assert sum(p for _l, p in chart.bars) == 1
+    # Attaque 23 vs Défense 16 with 1d20 − 1d20: margins −12 … +26, eight values a bar, one starting at 0
+    assert [label for label, _p in chart.bars] == ["−12…−9", "−8…−1", "0…7", "8…15", "16…23", "24…26"]
+    assert chart.bars[0][1] == term_distribution(DiceTerm()).probability(lambda t: -19 <= t <= -16)
+    assert chart.bars[2][1] == term_distribution(DiceTerm()).probability(lambda t: -7 <= t <= 0)
+
+
+def test_a_small_dice_term_keeps_one_margin_bar_per_value() -> None:
+    o = odds(CASES["contact"])
+    chart = next(c for c in o.charts if c.key == "margin")
+    assert [label for label, _p in chart.bars] == [str(m) for m in range(7 - 5, 7 + 6)]
+
+
+def test_the_dice_boxes_have_short_labels() -> None:
+    labels = [slot.label for slot in dice_for(Exchange()).slots]
+    assert labels == ["Jet d'Attaque : +d20", "Jet d'Attaque : −d20"]
+    labels = [slot.label for slot in dice_for(dataclasses.replace(Exchange(), roll=DiceTerm(plus=2, minus=1))).slots]
+    assert labels == ["Jet d'Attaque : +d20 n°1", "Jet d'Attaque : +d20 n°2", "Jet d'Attaque : −d20"]
+
+
+def test_the_initiative_chart_groups_its_ranks_with_one_range_starting_at_one() -> None:
+    s = ActionScenario(fighters=(Fighter("Rübezahl", vigilance=20), Fighter("Serpent", vigilance=17)))
+    charts = {c.key: c for c in action_odds(s).charts}
+    labels = [label for label, _p in charts["initiative_1"].bars]
+    assert len(labels) <= 6
+    assert "1…8" in labels  # Vigilance 17 − 19 … 17 + 19: the bar below holds the ranks that cannot act
+    assert sum(p for _l, p in charts["initiative_1"].bars) == 1
+
+
+def test_a_wide_essence_lost_chart_is_grouped_with_zero_on_its_own() -> None:
+    s = Exchange(attacker=wichtln(), defender=lutin(), roll=DiceTerm(plus=2, minus=1, sides=20))
+    chart = next(c for c in odds(s).charts if c.key == "essence_lost")
+    lost = settlements(s).map(lambda st: st.essence_lost)
+    assert len(chart.bars) <= 6
+    assert chart.bars[0] == ("0", lost.probability(lambda v: v == 0))
+    assert sum(p for _l, p in chart.bars) == 1
+    for label, p in chart.bars[1:]:
+        low, _sep, high = label.partition("…")
+        assert p == lost.probability(lambda v, lo=int(low), hi=int(high or low): lo <= v <= hi)

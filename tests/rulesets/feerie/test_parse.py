@@ -215,3 +215,11 @@ def test_targets_that_are_not_numbers_are_refused() -> None:
         "activities": [{"actor": 0, "kind": "attack", "targets": "Bob"}],
     }
     assert "séparés par des virgules" in errors_of(data, ActionScenario)["activities.0.targets"]
+
+
+def test_a_mounted_defender_has_a_protected_angle() -> None:
+    # « Le cavalier et sa monture ont chacun un angle d'attaque protégé (le cavalier par en-dessous) »
+    mounted = {"mount": {"mounted": True, "taille": 2}}
+    errors = errors_of({"defender": mounted, "situation": {"open_angles": 6}})
+    assert "5 angles ouverts au plus" in errors["situation.open_angles"]
+    assert parse(Exchange, {"defender": mounted, "situation": {"open_angles": 5}}).situation.open_angles == 5
