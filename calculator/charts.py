@@ -19,6 +19,8 @@ class Bar:
     label: str
     percent: str
     label_x: float
+    show_label: bool = True
+    show_percent: bool = True
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ def chart_view(chart: Chart) -> ChartView:
     peak = max((float(p) for _, p in chart.bars), default=1.0) or 1.0
     usable = HEIGHT - TOP - BOTTOM
     bars = []
+    step = 1 if n <= 12 else -(-n // 8)  # at most ~8 tick labels on a crowded axis
     for i, (label, p) in enumerate(chart.bars):
         h = usable * float(p) / peak
         x = i * slot + (slot - width) / 2
@@ -50,6 +53,8 @@ def chart_view(chart: Chart) -> ChartView:
                 label=label,
                 percent=fr_percent(float(p), 0 if n > 8 else 1),
                 label_x=round(x + width / 2, 1),
+                show_label=i % step == 0 or i == n - 1,
+                show_percent=n <= 12,
             )
         )
     return ChartView(chart=chart, bars=bars)

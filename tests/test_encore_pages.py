@@ -223,3 +223,15 @@ def test_a_hand_made_url_cannot_ask_for_a_million_rows(client):
 )
 def test_garbage_in_the_url_never_gives_a_500(client, params):
     assert client.get("/encore/", params).status_code in (200, 422)
+
+
+def test_a_crowded_chart_keeps_about_eight_tick_labels():
+    from fractions import Fraction
+
+    from calculator.charts import chart_view
+    from rulesets.core.odds import Chart
+
+    bars = tuple((str(i), Fraction(1, 40)) for i in range(40))
+    view = chart_view(Chart(key="k", title="t", bars=bars))
+    assert 5 <= sum(b.show_label for b in view.bars) <= 9
+    assert not any(b.show_percent for b in view.bars)
