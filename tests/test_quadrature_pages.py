@@ -148,6 +148,12 @@ def test_the_living_sheet_shows_only_what_the_creature_still_has(client):
     assert "Harcèlement" in sheet
 
 
+def test_a_cost_block_reads_as_a_cheaper_action_and_its_price_when_lost(client):
+    sheet = text(load(client, "Brigand vétéran")).split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+    assert "Harcèlement à coût réduit (+1 ⚫ si ce bloc tombe)" in sheet
+    assert "coût −" not in sheet
+
+
 def test_a_bad_value_comes_back_on_its_field_in_french(client):
     values = form_values(client.get("/quadrature/"))
     values.update({"adversary.guard": "99"})
