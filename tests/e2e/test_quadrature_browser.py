@@ -37,6 +37,8 @@ def test_a_gm_attacks_a_bestiary_creature_and_follows_its_living_sheet(
         shot(page, f"quadrature-fail-{label}")
         raise
     assert "Bras armé" in page.inner_text("#technical")
+    # The wound chain's sentences wrap: nothing scrolls sideways on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     assert page.is_visible(".q-sheet")
     query = parse_qs(urlparse(page.url).query)
     assert query["r"] == ["1"]
