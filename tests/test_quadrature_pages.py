@@ -154,6 +154,14 @@ def test_a_cost_block_reads_as_a_cheaper_action_and_its_price_when_lost(client):
     assert "coût −" not in sheet
 
 
+def test_the_sheet_reminds_the_price_of_a_run_for_creatures_not_hordes(client):
+    def sheet(name):
+        return text(load(client, name)).split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+
+    assert "🚶 6 (🏃 Course : ⚫ + 💧)" in sheet("Brigand vétéran")
+    assert "Course" not in sheet("Nuée de rats")
+
+
 def test_a_bad_value_comes_back_on_its_field_in_french(client):
     values = form_values(client.get("/quadrature/"))
     values.update({"adversary.guard": "99"})
