@@ -534,6 +534,17 @@ def test_a_horde_loses_one_member_whatever_the_light_damage():
     assert result.numbers["members_after"] == 8
 
 
+@pytest.mark.parametrize(
+    ("effect", "after"),
+    [(Effect(fatigue=1), 8), (Effect(fatigue=3), 8), (Effect(light=2, fatigue=2), 8), (Effect(), 9)],
+    ids=["one-fatigue", "three-fatigue", "wounds-and-fatigue", "nothing"],
+)
+def test_a_horde_has_no_fatigue_its_fatigue_damage_becomes_one_wound(effect, after):
+    result = hit(HORDE, effect, part=1)
+    assert result.numbers["members_after"] == after
+    assert sheet_after(result)["fatigue_ticked"] == 0
+
+
 def test_a_horde_turns_heavy_wounds_into_a_wound_and_a_push_absorbed_by_stability():
     result = hit(HORDE, Effect(heavy=1), part=1)
     assert result.numbers["members_after"] == 8
