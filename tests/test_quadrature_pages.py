@@ -60,6 +60,7 @@ def test_the_page_shows_the_form_the_living_sheet_the_power_table_and_the_odds(c
     assert "Élite" in body
     assert 'name="dice.adv.1"' in body
     assert "<svg" in body
+    assert '<div class="q-power-wrap">' in body  # the seven-column table scrolls inside its panel on a phone
     assert "css/quadrature.css" in body
 
 
