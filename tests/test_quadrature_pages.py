@@ -60,6 +60,7 @@ def test_the_page_shows_the_form_the_living_sheet_the_power_table_and_the_odds(c
     assert "Élite" in body
     assert 'name="dice.adv.1"' in body
     assert "<svg" in body
+    assert '<div class="q-power-wrap">' in body  # the seven-column table scrolls inside its panel on a phone
     assert "css/quadrature.css" in body
 
 
@@ -146,6 +147,20 @@ def test_the_living_sheet_shows_only_what_the_creature_still_has(client):
     sheet = body.split("La fiche vivante")[1].split("L'adversaire : dés")[0]
     assert "Morsure" not in sheet
     assert "Harcèlement" in sheet
+
+
+def test_a_cost_block_reads_as_a_cheaper_action_and_its_price_when_lost(client):
+    sheet = text(load(client, "Brigand vétéran")).split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+    assert "Harcèlement à coût réduit (+1 ⚫ si ce bloc tombe)" in sheet
+    assert "coût −" not in sheet
+
+
+def test_the_sheet_reminds_the_price_of_a_run_for_creatures_not_hordes(client):
+    def sheet(name):
+        return text(load(client, name)).split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+
+    assert "🚶 6 (🏃 Course : ⚫ + 💧)" in sheet("Brigand vétéran")
+    assert "Course" not in sheet("Nuée de rats")
 
 
 def test_a_bad_value_comes_back_on_its_field_in_french(client):

@@ -21,6 +21,22 @@ def _pick(result: Result, key: str, options: Sequence[str]) -> str:
     return options[zlib.crc32(salt.encode("utf-8")) % len(options)]
 
 
+def of(name: str) -> str:
+    """« de » + a name, with the French contractions: « du personnage », « des loups », « d'Aël »."""
+    lower = name.lower()
+    if lower.startswith("le "):
+        return "du " + name[3:]
+    if lower.startswith("les "):
+        return "des " + name[4:]
+    if lower.startswith("la "):
+        return "de la " + name[3:]
+    if lower.startswith(("l'", "l’")):
+        return "de l'" + name[2:]
+    if lower[:1] in set("aeiouyhàâéèêëîïôöûü"):
+        return "d'" + name
+    return "de " + name
+
+
 MOODS: dict[Mental, str] = {
     Mental.ENRAGE: "les yeux injectés d'une rage qui lui fait oublier toute prudence",
     Mental.AGRESSIF: "ramassé, prêt à bondir",
@@ -70,8 +86,8 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     "move",
                     [
                         _("{name} se déplace sans frapper : « {card} ».").format(name=adv.name, card=card),
-                        _("La masse de {name} roule sur le terrain — « {card} » — et cherche le contact.").format(
-                            name=adv.name, card=card
+                        _("La masse {of_name} roule sur le terrain — « {card} » — et cherche le contact.").format(
+                            of_name=of(adv.name), card=card
                         ),
                     ],
                 )
@@ -85,8 +101,8 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "hit",
                     [
-                        _("« {card} » : {total} contre une garde de {garde}. La défense de {pc} cède.").format(
-                            card=card, total=total, garde=garde, pc=s.pc.name
+                        _("« {card} » : {total} contre une garde de {garde}. La défense {of_pc} cède.").format(
+                            card=card, total=total, garde=garde, of_pc=of(s.pc.name)
                         ),
                         _("Le coup passe — {total} face à {garde}. {pc} encaisse « {card} » de plein fouet.").format(
                             card=card, total=total, garde=garde, pc=s.pc.name
@@ -118,8 +134,8 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                             pc=s.pc.name, total=total, garde=garde
                         ),
                         _(
-                            "« {card} » s'écrase sur la garde de {pc} ({total} contre {garde}), qui ne laisse passer qu'une égratignure."
-                        ).format(card=card, pc=s.pc.name, total=total, garde=garde),
+                            "« {card} » s'écrase sur la garde {of_pc} ({total} contre {garde}), qui ne laisse passer qu'une égratignure."
+                        ).format(card=card, of_pc=of(s.pc.name), total=total, garde=garde),
                         _(
                             "L'attaque manque son but — {total} sous les {garde} de la garde — mais l'effort use la cible."
                         ).format(total=total, garde=garde),
@@ -145,8 +161,8 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "miss",
                     [
-                        _("{pc} frappe ({score}) mais la garde de {name} ({garde}) tient bon.").format(
-                            pc=s.pc.name, score=n.get("score"), name=adv.name, garde=n.get("garde")
+                        _("{pc} frappe ({score}) mais la garde {of_name} ({garde}) tient bon.").format(
+                            pc=s.pc.name, score=n.get("score"), of_name=of(adv.name), garde=n.get("garde")
                         ),
                         _("Le coup glisse : {score} contre {garde}. {name} ne cède pas un pouce.").format(
                             score=n.get("score"), garde=n.get("garde"), name=adv.name
@@ -219,8 +235,8 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "fatigue",
                     [
-                        _("Le souffle de {name} se fait court ; chaque geste lui coûte davantage.").format(
-                            name=adv.name
+                        _("Le souffle {of_name} se fait court ; chaque geste lui coûte davantage.").format(
+                            of_name=of(adv.name)
                         ),
                         _("{name} halète, les flancs battants : la fatigue s'installe.").format(name=adv.name),
                     ],
@@ -283,8 +299,8 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "dead",
                     [
-                        _("C'en est fini : il ne reste rien de {name} qui puisse encore se battre.").format(
-                            name=adv.name
+                        _("C'en est fini : il ne reste rien {of_name} qui puisse encore se battre.").format(
+                            of_name=of(adv.name)
                         ),
                         _("Le dernier membre tombe ; le silence retombe sur le champ de bataille."),
                     ],
@@ -328,8 +344,8 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                         pc=s.pc.name
                     ),
                     _(
-                        "Le regard s'accroche à l'esprit de {pc} et le vide de toute assurance : le voilà entravé."
-                    ).format(pc=s.pc.name),
+                        "Le regard s'accroche à l'esprit {of_pc} et le vide de toute assurance : le voilà entravé."
+                    ).format(of_pc=of(s.pc.name)),
                 ],
             )
         )

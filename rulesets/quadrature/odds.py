@@ -209,7 +209,7 @@ def _adversary_attack(s: Scenario) -> Odds:
     if s.pc.source is PcSource.ROLLED:
         charts.append(Chart("garde", _("Garde du personnage"), _bars(garde), _mean(garde)))
     expectations: list[tuple[str, str, Fraction]] = [
-        ("star", _("⭐ Repérez {x} 5").format(x=card.star_fives), this.star),
+        ("star", _("Probabilité ⭐ Repérez {x} 5").format(x=card.star_fives), this.star),
     ]
     labels = {"fatigue": "💧", "light": "💢", "heavy": "💔", "up": "🔺", "down": "🔻", "bleed": "🩸"}
     for key, sym in labels.items():
@@ -218,11 +218,13 @@ def _adversary_attack(s: Scenario) -> Odds:
     for i, other in enumerate(adv.deck, start=1):
         if other.attack and card_available(adv, other):
             o = this if i == s.card else card_odds(s, other, garde)
-            expectations.append((f"card.{i}.success", _("« {name} » : ✅ Réussite").format(name=other.name), o.success))
+            expectations.append(
+                (f"card.{i}.success", _("Probabilité « {name} » : ✅ Réussite").format(name=other.name), o.success)
+            )
             expectations.append(
                 (
                     f"card.{i}.star",
-                    _("« {name} » : ⭐ Repérez {x} 5").format(name=other.name, x=other.star_fives),
+                    _("Probabilité « {name} » : ⭐ Repérez {x} 5").format(name=other.name, x=other.star_fives),
                     o.star,
                 )
             )
@@ -265,14 +267,14 @@ def _pc_attack(s: Scenario) -> Odds:
         expectations.append(
             (
                 "defaut",
-                _("Défaut ⚠️ (dé de compétence gardé à 0)"),
+                _("Probabilité de Défaut ⚠️ (dé de compétence gardé à 0)"),
                 sum((p for (_s, d, _c), p in dist.items() if d), Fraction(0)),
             )
         )
         expectations.append(
             (
                 "critique",
-                _("Critique (dé de compétence gardé à 5)"),
+                _("Probabilité de Critique (dé de compétence gardé à 5)"),
                 sum((p for (_s, _d, c), p in dist.items() if c), Fraction(0)),
             )
         )

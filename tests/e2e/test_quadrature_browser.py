@@ -17,6 +17,8 @@ def test_a_gm_attacks_a_bestiary_creature_and_follows_its_living_sheet(
     context = browser.new_context(viewport=viewport, locale="fr-FR")
     page = context.new_page()
     page.goto(f"{live_server.url}/quadrature/")
+    page.click('summary:has-text("Table de puissance")')  # seven columns: they scroll inside their panel
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     page.select_option("select[name='preset.creature']", label="Brigand vétéran — Compétent")
     expect(page.locator("input[name='adversary.name']")).to_have_value("Brigand vétéran")
     page.wait_for_load_state("networkidle")
@@ -37,6 +39,8 @@ def test_a_gm_attacks_a_bestiary_creature_and_follows_its_living_sheet(
         shot(page, f"quadrature-fail-{label}")
         raise
     assert "Bras armé" in page.inner_text("#technical")
+    # The wound chain's sentences wrap: nothing scrolls sideways on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     assert page.is_visible(".q-sheet")
     query = parse_qs(urlparse(page.url).query)
     assert query["r"] == ["1"]

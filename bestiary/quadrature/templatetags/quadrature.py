@@ -143,7 +143,7 @@ def _capability(capability: Capability, value: int, label: str) -> str:
     if capability is Capability.ACTION:
         return f"Action : {label}"
     if capability is Capability.ACTION_COST:
-        return f"{label} (coût −{value} ⚫)"
+        return f"{label} à coût réduit (+{value} ⚫ si ce bloc tombe)"
     if capability is Capability.ENDURANCE:
         return f"Endurance 🫁 {value}"
     if capability is Capability.EVASION:

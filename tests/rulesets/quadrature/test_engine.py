@@ -302,6 +302,31 @@ def test_wounds_beyond_the_last_block_of_a_part_are_lost():
     assert sheet_after(result)["blocks"][0]["ticked"] == 0
 
 
+@pytest.mark.parametrize(("light", "passed"), [(1, 1), (2, 1), (3, 1), (4, 2)])
+def test_armour_reduces_light_wounds_but_at_least_one_always_passes(light, passed):
+    result = hit(BASE, Effect(light=light))  # Corps 🛡️ 2
+    assert result.numbers["light_passed"] == passed
+    assert result.numbers["boxes_ticked"] == passed
+
+
+def test_a_heavy_wound_that_cracks_the_plate_lets_the_same_hits_light_wounds_through_unreduced():
+    result = hit(BASE, Effect(heavy=1, light=2), part=3)  # Mâchoires 🛡️ 1: the 💔 takes the only plate
+    assert sheet_after(result)["parts"][2]["armour_lost"] == 1
+    assert result.numbers["light_passed"] == 2
+
+
+def test_a_carapace_bonus_never_absorbs_a_heavy_wound():
+    adv = replace(
+        PRUDENT,
+        parts=(Part("Carapace", armour=3), Part("Pattes")),
+        blocks=(Block(2, capability=Capability.ARMOUR_OTHERS, value=2, part=1), Block(5, part=2), Block(3, part=2)),
+    )
+    result = hit(adv, Effect(heavy=1), part=2)  # Pattes: no armour of its own, +2 against 💢 only
+    assert "armour_box" not in kinds(result)
+    assert result.numbers["blocks_destroyed"] == 1
+    assert [b["ticked"] for b in sheet_after(result)["blocks"][1:3]] == [5, 0]
+
+
 def test_cracked_armour_protects_less_against_light_wounds():
     parts = list(BASE.parts)
     parts[1] = replace(parts[1], armour_lost=1)
@@ -532,6 +557,17 @@ def test_a_horde_can_start_panicked_and_tend_towards_rage():
 def test_a_horde_loses_one_member_whatever_the_light_damage():
     result = hit(HORDE, Effect(light=6), part=1)
     assert result.numbers["members_after"] == 8
+
+
+@pytest.mark.parametrize(
+    ("effect", "after"),
+    [(Effect(fatigue=1), 8), (Effect(fatigue=3), 8), (Effect(light=2, fatigue=2), 8), (Effect(), 9)],
+    ids=["one-fatigue", "three-fatigue", "wounds-and-fatigue", "nothing"],
+)
+def test_a_horde_has_no_fatigue_its_fatigue_damage_becomes_one_wound(effect, after):
+    result = hit(HORDE, effect, part=1)
+    assert result.numbers["members_after"] == after
+    assert sheet_after(result)["fatigue_ticked"] == 0
 
 
 def test_a_horde_turns_heavy_wounds_into_a_wound_and_a_push_absorbed_by_stability():

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rulesets.core.registry import get
 from rulesets.core.request import resolve as request_resolve
 from rulesets.core.schema import to_data
 from rulesets.quadrature.examples import examples
 from rulesets.quadrature.model import Kind, Mode, Scenario, Traits
-from rulesets.quadrature.narrative import scene
+from rulesets.quadrature.narrative import of, scene
 
 RULESET = get("quadrature")
 
@@ -56,3 +58,26 @@ def test_the_story_grades_a_success_and_a_failure_differently():
     miss_story = request_resolve(RULESET, miss.request).narrative.story
     assert len(hit_story) > len(miss_story)
     assert to_data(hit_story) != to_data(miss_story)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Le personnage", "du personnage"),
+        ("Les fanatiques", "des fanatiques"),
+        ("La reine", "de la reine"),
+        ("L'ogre", "de l'ogre"),
+        ("Aël", "d'Aël"),
+        ("Brigand vétéran", "de Brigand vétéran"),
+    ],
+)
+def test_names_take_the_french_contractions_of_de(name, expected):
+    assert of(name) == expected
+
+
+def test_the_default_pc_is_never_written_de_le_personnage():
+    for seed in range(30):
+        for garde in (1, 30):
+            scenario = {"pc": {"score": garde}}
+            for paragraph in request_resolve(RULESET, {"scenario": scenario, "seed": seed}).narrative.story:
+                assert "de Le " not in paragraph

@@ -263,3 +263,23 @@ def test_odds_of_the_largest_sensible_scenario_take_under_a_hundred_milliseconds
     attack = replace(big, mode=Mode.PC_ATTACK, pc=replace(big.pc, advantage=-3))
     assert _timed(big) < 0.100
     assert _timed(attack) < 0.100
+
+
+PROBABILITY_CODES = {"star", "defaut", "critique"}
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        Scenario(adversary=PRUDENT, card=2, pc=Pc(score=12)),
+        Scenario(mode=Mode.PC_ATTACK, adversary=BASE, pc=Pc(source=PcSource.ROLLED, characteristic=1, skill=1)),
+    ],
+    ids=["adversary-attack", "pc-attack"],
+)
+def test_probability_expectations_are_labelled_probabilite_and_counts_are_not(scenario):
+    """The generic odds panel shows a percentage only when the label contains « Probabilité »."""
+    for code, label, value in odds(scenario).expectations:
+        is_probability = code in PROBABILITY_CODES or code.startswith("card.")
+        assert label.startswith("Probabilité") is is_probability, (code, label)
+        if is_probability:
+            assert 0 <= value <= 1
