@@ -141,7 +141,7 @@ class ScenarioForm(forms.Form):
             widget=forms.TextInput(attrs={"inputmode": "numeric"}),
         )
 
-    def set_dice(self, spec: DiceSpec) -> None:
+    def set_dice(self, spec: DiceSpec, keep_typed: bool = False) -> None:
         """One input per die the rules read (in order); blanks are rolled by the server."""
         self.spec = spec
         for slot in spec.slots:
@@ -164,10 +164,10 @@ class ScenarioForm(forms.Form):
                     }
                 ),
             )
-        if self.is_bound and not spec.slots:
+        if self.is_bound and keep_typed:
             # the scenario is invalid: keep the dice typed so far, unlabelled, until it is fixed
             for key in self.data:
-                if key.startswith("dice.") and key not in self.fields:
+                if key.startswith("dice.") and key not in self.fields and str(self.data.get(key, "")).strip():
                     self.fields[key] = forms.CharField(label=key[len("dice.") :], required=False)
 
     @property

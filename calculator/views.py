@@ -77,7 +77,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     defaults = services.ruleset_defaults(ruleset=ruleset)
     form = ScenarioForm(ruleset, plugin, defaults, data)
     scenario = services.scenario_try_parse(ruleset=ruleset, flat=form.scenario_data())
-    form.set_dice(services.dice_spec(ruleset=ruleset, scenario=scenario))
+    form.set_dice(services.dice_spec(ruleset=ruleset, scenario=scenario), keep_typed=scenario is None)
 
     resolution: Resolution | None = None
     link = ""

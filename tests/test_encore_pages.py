@@ -235,3 +235,10 @@ def test_a_crowded_chart_keeps_about_eight_tick_labels():
     view = chart_view(Chart(key="k", title="t", bars=bars))
     assert 5 <= sum(b.show_label for b in view.bars) <= 9
     assert not any(b.show_percent for b in view.bars)
+
+
+def test_a_valid_scenario_without_dice_shows_no_stale_dice_inputs(client):
+    response = client.get("/encore/", {**ALDRIC, "pc.attribute": "0", "pc.speciality": "", "dice.pc.1": ""})
+    body = response.content.decode()
+    assert 'name="dice.pc.1"' not in body
+    assert 'name="pc.attribute" value="0"' in body
