@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
@@ -22,6 +24,15 @@ from rulesets.core.schema import ScenarioError, flatten, to_data, unflatten
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+_INDENT = re.compile(rb"\n[ \t]+")
+
+
+def compact(response: HttpResponse) -> HttpResponse:
+    """Drop the templates' indentation from an htmx fragment (it has no <pre> nor <textarea>)."""
+    response.content = _INDENT.sub(b"\n", response.content)
+    return response
 
 
 @require_GET
@@ -133,17 +144,17 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             body = render_to_string(f"{template}#live", context, request) + render_to_string(
                 f"{template}#odds", context, request
             )
-            return HttpResponse(body, status=status)
+            return compact(HttpResponse(body, status=status))
         if result_only:
             # the form stays as typed: only the result is sent, in place of the previous one
             response = render(request, f"{template}#result", context)
             response = retarget(response, "#result")
             response["HX-Reswap"] = "outerHTML show:#results:top"
-            return push_url(response, link)
+            return compact(push_url(response, link))
         response = render(request, f"{template}#calculator", context, status=status)
         if resolution is not None:
             response = push_url(response, link)
-        return response
+        return compact(response)
     return render(request, template, context, status=status)
 
 
