@@ -92,10 +92,11 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     resolution: Resolution | None = None
     link = ""
     status = 200
+    payload = form.payload()
     wants_result = not acted and data is not None and (request.method == "POST" or data.get("r") == "1")
     if wants_result:
         try:
-            resolution = services.resolution_resolve(ruleset=ruleset, payload=form.payload())
+            resolution = services.resolution_resolve(ruleset=ruleset, payload=payload)
         except ScenarioError as exc:
             form.set_errors(exc.errors)
             status = 422
@@ -106,17 +107,13 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     elif scenario is None and data is not None:
         # show why the live panels are empty, on the fields at fault
         try:
-            services.resolution_resolve(ruleset=ruleset, payload={**form.payload(), "dice": {}})
+            services.resolution_resolve(ruleset=ruleset, payload={**payload, "dice": {}})
         except ScenarioError as exc:
             form.set_errors({k: v for k, v in exc.errors.items() if not k.startswith("dice.")})
 
-    odds = None
     result_only = bool(request.htmx) and request.method == "POST" and resolution is not None
-    if scenario is not None and not result_only:  # an htmx resolve sends the result alone
-        try:
-            _scenario, odds = services.odds_compute(ruleset=ruleset, payload={"scenario": form.payload()["scenario"]})
-        except ScenarioError:
-            odds = None
+    # the parsed form already holds the table settings (they are the form's defaults)
+    odds = ruleset.odds(scenario) if scenario is not None and not result_only else None
     context: dict[str, Any] = {
         "ruleset": ruleset,
         "page_url": page_path(ruleset.slug),
