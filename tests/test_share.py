@@ -11,7 +11,7 @@ from django.core.management import call_command
 from calculator import sharing
 from calculator.models import SharedResult
 from rulesets.core.registry import load_all
-from tests.test_encore_pages import ALDRIC
+from tests.test_encore_pages import ALDRIC, text
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +19,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def bestiary():
     call_command("loaddata", "fixtures/encore.json", verbosity=0)
-
-
-def text(response):
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
 
 
 @pytest.fixture
