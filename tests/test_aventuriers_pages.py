@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from bestiary.aventuriers.models import Monster, Weapon
 from rulesets.core.registry import get
+from tests.pages import text
 
 pytestmark = pytest.mark.django_db
 
@@ -62,10 +63,6 @@ ELWEN = {
 @pytest.fixture(autouse=True)
 def bestiary():
     call_command("loaddata", "fixtures/aventuriers.json", verbosity=0)
-
-
-def text(response):
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
 
 
 def without_dice(data):

@@ -1,6 +1,5 @@
 """The enCORE page: full page and htmx, permalinks, errors on their field, presets."""
 
-import html
 import re
 from urllib.parse import parse_qs, urlparse
 
@@ -8,6 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.encore.models import NPC
+from tests.pages import text
 
 pytestmark = pytest.mark.django_db
 
@@ -44,10 +44,6 @@ ALDRIC = {
 @pytest.fixture(autouse=True)
 def bestiary():
     call_command("loaddata", "fixtures/encore.json", verbosity=0)
-
-
-def text(response):
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
 
 
 def test_the_home_page_lists_only_real_rulesets(client):

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.quadrature.models import Adversary
+from tests.pages import text
 
 pytestmark = pytest.mark.django_db
 
@@ -17,10 +18,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture(autouse=True)
 def bestiary():
     call_command("loaddata", "fixtures/quadrature.json", verbosity=0)
-
-
-def text(response):
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
 
 
 def load(client, name):

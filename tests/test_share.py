@@ -11,7 +11,8 @@ from django.core.management import call_command
 from calculator import sharing
 from calculator.models import SharedResult
 from rulesets.core.registry import load_all
-from tests.test_encore_pages import ALDRIC, text
+from tests.pages import text
+from tests.test_encore_pages import ALDRIC
 
 pytestmark = pytest.mark.django_db
 
