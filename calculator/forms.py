@@ -29,7 +29,7 @@ def _is_dataclass_type(tp: Any) -> bool:
     return dataclasses.is_dataclass(tp) and isinstance(tp, type)
 
 
-def _list_item(tp: Any) -> Any | None:
+def list_item(tp: Any) -> Any | None:
     args: tuple[Any, ...] = tuple(getattr(tp, "__args__", ()))
     if getattr(tp, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis:
         return args[0]
@@ -47,7 +47,7 @@ def leaves(cls: type, rows: dict[str, int], prefix: str = "") -> list[Leaf]:
     out: list[Leaf] = []
     for info in fields_of(cls):
         path = prefix + info.name
-        item = _list_item(info.type)
+        item = list_item(info.type)
         if _is_dataclass_type(info.type):
             out.extend(leaves(info.type, rows, path + "."))
         elif item is not None and _is_dataclass_type(item):
@@ -61,7 +61,7 @@ def leaves(cls: type, rows: dict[str, int], prefix: str = "") -> list[Leaf]:
 def list_paths(cls: type, prefix: str = "") -> dict[str, Spec]:
     out: dict[str, Spec] = {}
     for info in fields_of(cls):
-        item = _list_item(info.type)
+        item = list_item(info.type)
         if _is_dataclass_type(info.type):
             out.update(list_paths(info.type, prefix + info.name + "."))
         elif item is not None and _is_dataclass_type(item):
@@ -81,7 +81,7 @@ def row_counts(cls: type, data: dict[str, Any], defaults: dict[str, Any]) -> dic
     return counts
 
 
-def _form_field(leaf: Leaf, initial: Any) -> forms.Field:
+def form_field(leaf: Leaf, initial: Any) -> forms.Field:
     info = leaf.info
     spec = info.spec
     tp = info.type
@@ -128,11 +128,11 @@ class ScenarioForm(forms.Form):
             data = data.copy()
             for leaf in self.leaves:
                 if leaf.path not in data and leaf.info.type is not bool:
-                    default = self.flat_defaults.get(leaf.path, _default(leaf))
+                    default = self.flat_defaults.get(leaf.path, leaf_default(leaf))
                     data[leaf.path] = "" if default is None else str(default)
         super().__init__(data=data if bound else None)
         for leaf in self.leaves:
-            self.fields[leaf.path] = _form_field(leaf, self.flat_defaults.get(leaf.path, _default(leaf)))
+            self.fields[leaf.path] = form_field(leaf, self.flat_defaults.get(leaf.path, leaf_default(leaf)))
         self.spec = DiceSpec()
         self.fields["seed"] = forms.CharField(
             label=_("Graine"),
@@ -232,7 +232,7 @@ class ScenarioForm(forms.Form):
             self.add_error(name or None, message)
 
 
-def _default(leaf: Leaf) -> Any:
+def leaf_default(leaf: Leaf) -> Any:
     if leaf.info.default is dataclasses.MISSING:
         return None
     return to_data(leaf.info.default)
@@ -321,5 +321,5 @@ def _first_leaf_name(cls: type, list_path: str) -> str:
     node: Any = cls
     for part in list_path.split("."):
         info = next(i for i in fields_of(node) if i.name == part)
-        node = _list_item(info.type) or info.type
+        node = list_item(info.type) or info.type
     return fields_of(node)[0].name

@@ -14,6 +14,7 @@ from rulesets.core.registry import Ruleset
 from rulesets.core.schema import ScenarioError, parse, to_data, unflatten
 
 ERROR_NOT_JSON = "Le corps de la requête doit être un objet JSON valide."
+ERROR_NOTHING_RESOLVED = "Aucun résultat : résolvez d'abord l'échange."
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,3 +63,19 @@ def scenario_try_parse(*, ruleset: Ruleset, flat: Mapping[str, Any]) -> Any | No
 
 def dice_spec(*, ruleset: Ruleset, scenario: Any | None) -> DiceSpec:
     return ruleset.dice_for(scenario) if scenario is not None else DiceSpec()
+
+
+def resolution_from_query(*, ruleset: Ruleset, query: str) -> core_request.Resolution:
+    """Resolve a result's permalink query again: same fields, same typed dice, same seed.
+
+    Raises :class:`ScenarioError` when the query does not describe a resolved result.
+    """
+    from django.http import QueryDict
+
+    from calculator.forms import ScenarioForm
+
+    data = QueryDict(query)
+    if "seed" not in data:
+        raise ScenarioError({"__all__": ERROR_NOTHING_RESOLVED})
+    form = ScenarioForm(ruleset, plugins.get(ruleset.slug), ruleset_defaults(ruleset=ruleset), data)
+    return resolution_resolve(ruleset=ruleset, payload=form.payload())

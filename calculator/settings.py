@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "axes",
     "calculator",
+    "accounts",
+    "encounters",
     "bestiary",
     *_bestiary_apps(),
 ]
@@ -159,6 +161,29 @@ CACHES = {
 }
 API_RATE = os.environ.get("API_RATE", "120/m")  # per client address, every API route
 BESTIARY_CACHE_SECONDS = int(os.environ.get("BESTIARY_CACHE_SECONDS", "30"))
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "encounters:list"
+LOGOUT_REDIRECT_URL = "home"
+# Password reset and invitation e-mails: printed on the console unless an SMTP server is set.
+MAILERS = {
+    "default": (
+        {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ["EMAIL_HOST"],
+                "port": int(os.environ.get("EMAIL_PORT", "587")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", default=True),
+            },
+        }
+        if os.environ.get("EMAIL_HOST")
+        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    )
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "estoc@localhost")
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

@@ -8,7 +8,6 @@ from typing import Any
 from django.http import QueryDict
 
 from calculator import plugins, services
-from calculator.forms import ScenarioForm
 from calculator.models import SharedResult
 from rulesets.core import request as core_request
 from rulesets.core.registry import Ruleset, load_all
@@ -27,12 +26,10 @@ def share_create(*, ruleset: Ruleset, query: str) -> SharedResult:
     """
     from calculator.views import permalink, result_summary
 
-    data = QueryDict(query)
-    if "seed" not in data:
+    if "seed" not in QueryDict(query):
         raise ScenarioError({"__all__": ERROR_NOTHING_TO_SHARE})
     plugin = plugins.get(ruleset.slug)
-    form = ScenarioForm(ruleset, plugin, services.ruleset_defaults(ruleset=ruleset), data)
-    resolution = services.resolution_resolve(ruleset=ruleset, payload=form.payload())
+    resolution = services.resolution_from_query(ruleset=ruleset, query=query)
     result = core_request.result_data(resolution)
     result["tone"] = resolution.result.tone
     request = {

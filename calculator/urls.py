@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from calculator import share_views, views
 from calculator.api import api
@@ -8,6 +8,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
+    path("accounts/", include("accounts.urls")),
+    path("encounters/", include("encounters.urls")),
     path("r/", share_views.share_create, name="share_create"),
     path("r/<str:share_id>", share_views.shared, name="shared"),
     path("r/<str:share_id>/capture", share_views.shared_capture, name="shared_capture"),

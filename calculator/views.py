@@ -16,6 +16,7 @@ from django_htmx.middleware import HtmxDetails
 from calculator import bestiary_cache, plugins, services
 from calculator.charts import chart_view
 from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_query
+from encounters.context import CalculatorContext, calculator_context
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import Resolution
 from rulesets.core.schema import ScenarioError, flatten, to_data, unflatten
@@ -89,6 +90,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     scenario = services.scenario_try_parse(ruleset=ruleset, flat=form.scenario_data())
     form.set_dice(services.dice_spec(ruleset=ruleset, scenario=scenario), keep_typed=scenario is None)
 
+    in_encounter = calculator_context(request, data, slug)
     resolution: Resolution | None = None
     link = ""
     status = 200
@@ -103,7 +105,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         else:
             link = permalink(ruleset, resolution, plugin.hidden)
             if request.method == "POST" and not request.htmx:
-                return HttpResponseRedirect(link, status=303)
+                return HttpResponseRedirect(carry(in_encounter, link), status=303)
     elif scenario is None and data is not None:
         # show why the live panels are empty, on the fields at fault
         try:
@@ -123,13 +125,17 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "scenario": scenario,
         "scene": ruleset.scene(scenario) if scenario is not None else "",
         "resolution": resolution,
-        "permalink": link,
+        "permalink": carry(in_encounter, link),
         "share_query": link.split("?", 1)[1] if "?" in link else "",
+        "in_encounter": in_encounter,
         "odds": odds,
         "charts": [chart_view(c) for c in odds.charts] if odds else [],
         "rows": form.rows,
         "final_numbers": result_summary(plugin, resolution),
-        "variations": _variations(ruleset, plugin, resolution),
+        "variations": [
+            (label, carry(in_encounter, url), current)
+            for label, url, current in _variations(ruleset, plugin, resolution)
+        ],
     }
     template = "calculator/page.html"
     if request.htmx and not request.htmx.boosted:
@@ -146,12 +152,17 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             response = render(request, f"{template}#result", context)
             response = retarget(response, "#result")
             response["HX-Reswap"] = "outerHTML show:#results:top"
-            return compact(push_url(response, link))
+            return compact(push_url(response, carry(in_encounter, link)))
         response = render(request, f"{template}#calculator", context, status=status)
         if resolution is not None:
-            response = push_url(response, link)
+            response = push_url(response, carry(in_encounter, link))
         return compact(response)
     return render(request, template, context, status=status)
+
+
+def carry(in_encounter: CalculatorContext | None, url: str) -> str:
+    """A link of a calculator page opened from an encounter keeps the encounter's hidden fields."""
+    return in_encounter.carry(url) if in_encounter is not None else url
 
 
 def _variations(

@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from calculator.forms import _is_dataclass_type, _list_item
+from calculator.forms import _is_dataclass_type, list_item
 from rulesets.core.schema import fields_of
 
 INT_SPAN = 12  # keep numbers near the defaults: wide enough to reach every rule, small enough to be quick
@@ -28,7 +28,7 @@ def scenario_data(cls: type) -> st.SearchStrategy[dict[str, Any]]:
     for info in fields_of(cls):
         default = None if info.default is dataclasses.MISSING else info.default
         tp = info.type
-        item = _list_item(tp)
+        item = list_item(tp)
         if _is_dataclass_type(tp):
             strategy: st.SearchStrategy[Any] = scenario_data(tp)
         elif item is not None and _is_dataclass_type(item):

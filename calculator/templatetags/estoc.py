@@ -75,8 +75,11 @@ def render_field(bf: BoundField) -> SafeString:
     else:
         attrs = {**widget.attrs, "id": field_id}
         css = attrs.pop("class", "")
+        if isinstance(widget, forms.PasswordInput) and not widget.render_value:
+            value = None  # a password is never written back into the page
         control = format_html(
-            '<input type="text" name="{}" value="{}" class="form-control {}{}"{}>',
+            '<input type="{}" name="{}" value="{}" class="form-control {}{}"{}>',
+            getattr(widget, "input_type", "text"),
             bf.html_name,
             "" if value is None else value,
             css,

@@ -1,6 +1,7 @@
 """enCORE conflicts: a d6 success pool against the NPC's Menace, the breach and the NPC strike."""
 
 from rulesets.core.registry import Ruleset, register
+from rulesets.encore import encounter as encounter  # registers the encounter rules
 from rulesets.encore.engine import dice_for, resolve
 from rulesets.encore.examples import examples
 from rulesets.encore.model import Scenario

@@ -43,4 +43,47 @@
       next.select();
     }
   });
+  // Enter in a field of the calculator resolves (the form's first button would be a "Charger").
+  document.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (event.key !== "Enter" || event.isComposing || !(input instanceof HTMLInputElement)) {
+      return;
+    }
+    var form = input.form;
+    var resolve = form && form.id === "scenario-form" && document.getElementById("resolve-button");
+    if (!resolve || input.type === "checkbox" || input.type === "radio") {
+      return;
+    }
+    event.preventDefault();
+    form.requestSubmit(resolve);
+  });
+
+  // Encounter: Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z) redoes, unless a field is being edited.
+  document.addEventListener("keydown", function (event) {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey) {
+      return;
+    }
+    var target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) {
+      return;
+    }
+    var key = event.key.toLowerCase();
+    var id = key === "z" && !event.shiftKey ? "undo-button" : key === "y" || (key === "z" && event.shiftKey) ? "redo-button" : "";
+    var button = id && document.getElementById(id);
+    if (!button) {
+      return;
+    }
+    event.preventDefault();
+    if (!button.disabled) {
+      button.form.requestSubmit(button);
+    }
+  });
+
+  // A button with data-confirm asks before its form is sent.
+  document.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    if (button && button.dataset.confirm && !window.confirm(button.dataset.confirm)) {
+      event.preventDefault();
+    }
+  }, true);
 })();

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EncountersConfig(AppConfig):
+    name = "encounters"
+    verbose_name = "Rencontres"

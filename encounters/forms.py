@@ -1,0 +1,136 @@
+"""Forms of the encounter pages. A combatant's sheet and the clock are generated from their rule
+system's dataclasses, like the calculator form: the messages are the dataclass's own."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
+
+from calculator.forms import Leaf, form_field, leaf_default, leaves, list_paths, row_counts
+from calculator.plugins import PresetGroup
+from rulesets.core import encounter as core
+from rulesets.core.schema import flatten, unflatten
+
+MAX_COPIES = 12
+
+
+class DataclassForm(forms.Form):
+    """One input per leaf of a state (or clock) dataclass; lists get as many rows as the data has.
+
+    The values are only carried: :func:`rulesets.core.schema.parse` validates them, and
+    :meth:`set_errors` puts its French messages back on the fields.
+    """
+
+    def __init__(self, cls: type, initial: Mapping[str, Any], data: QueryDict | None = None, prefix: str = "") -> None:
+        self.cls = cls
+        flat_initial = flatten(dict(initial))
+        raw: dict[str, Any] = {}
+        if data is not None:
+            start = len(prefix) + 1 if prefix else 0
+            raw = {k[start:]: v for k, v in data.items() if not prefix or k.startswith(prefix + "-")}
+        self.rows = row_counts(cls, raw, flat_initial)
+        self.leaves: list[Leaf] = leaves(cls, self.rows)
+        super().__init__(data=data, prefix=prefix or None)
+        for leaf in self.leaves:
+            self.fields[leaf.path] = form_field(leaf, flat_initial.get(leaf.path, leaf_default(leaf)))
+
+    def raw(self, name: str) -> Any:
+        field = self.fields[name]
+        if self.is_bound:
+            return field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+        return field.initial
+
+    def values(self) -> dict[str, Any]:
+        """The typed values, nested; list rows left entirely blank are dropped."""
+        flat: dict[str, Any] = {}
+        for leaf in self.leaves:
+            value = self.raw(leaf.path)
+            if isinstance(value, str) and value.strip() == "" and leaf.info.type is not str:
+                continue
+            flat[leaf.path] = value
+        for path in list_paths(self.cls):
+            for i in range(self.rows.get(path, 0)):
+                row = f"{path}.{i}."
+                cells = {k: v for k, v in flat.items() if k.startswith(row)}
+                if all(v in ("", False, None) for v in cells.values()):
+                    for k in cells:
+                        del flat[k]
+        data = unflatten(flat)
+        for path in list_paths(self.cls):
+            _compact(data, path.split("."))
+        return data
+
+    def set_errors(self, errors: Mapping[str, str]) -> None:
+        self.is_valid()
+        for key, message in errors.items():
+            name = key if key in self.fields else next((f for f in self.fields if f.startswith(key + ".")), "")
+            if name and name in self.errors:
+                continue
+            self.add_error(name or None, message)
+
+
+def _compact(data: Any, parts: list[str]) -> None:
+    """Rows dropped from the middle of a list leave holes in ``unflatten``'s output: close them;
+    a list with no row left is an empty list, not a missing field."""
+    node = data
+    for part in parts[:-1]:
+        if not isinstance(node, dict) or part not in node:
+            return
+        node = node[part]
+    if not isinstance(node, dict):
+        return
+    last = parts[-1]
+    value = node.get(last)
+    if isinstance(value, list):
+        node[last] = [row for row in value if row not in ({}, [], None)]
+    elif value is None:
+        node[last] = []
+
+
+class EncounterCreateForm(forms.Form):
+    system = forms.ChoiceField(label=_("Système de règles"))
+    name = forms.CharField(label=_("Nom de la rencontre"), max_length=None, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from rulesets.core.registry import load_all
+
+        rulesets = load_all()
+        choices = [(slug, rulesets[slug].name) for slug in core.all_rules()]
+        self.fields["system"].choices = choices  # type: ignore[attr-defined]
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("Fichier JSON exporté"), required=False)
+    text = forms.CharField(
+        label=_("… ou son contenu collé ici"), widget=forms.Textarea(attrs={"rows": 3}), required=False
+    )
+
+
+def add_form(
+    rules: core.EncounterRules, groups: Mapping[str, PresetGroup], data: QueryDict | None = None
+) -> forms.Form:
+    """Add a combatant: a kind, a bestiary entry or only a name, and how many copies."""
+    form = forms.Form(data=data)
+    form.fields["kind"] = forms.ChoiceField(label=_("Sorte"), choices=[(k.key, k.label) for k in rules.kinds])
+    choices: list[tuple[str, Any]] = [("", _("— à la main —"))]
+    for k in rules.kinds:
+        group = groups.get(k.preset_group)
+        if group is not None and group.presets:
+            choices.append((str(k.label), [(f"{k.key}:{p.key}", p.label) for p in group.presets]))
+    form.fields["preset"] = forms.ChoiceField(label=_("Du bestiaire"), choices=choices, required=False)
+    form.fields["name"] = forms.CharField(
+        label=_("Nom"), required=False, max_length=None, help_text=_("Vide : le nom du bestiaire.")
+    )
+    form.fields["count"] = forms.CharField(
+        label=_("Combien"),
+        required=False,
+        initial="1",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "class": "num"}),
+        help_text=_("Plusieurs : numérotés (« Gobelin 1 », « Gobelin 2 »…)."),
+    )
+    return form

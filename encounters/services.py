@@ -1,0 +1,517 @@
+"""Encounter changes: every one goes through :func:`_commit`, which checks the version the game
+master's form was drawn from, writes the new states and logs the change with the whole before and
+after of each combatant touched (the undo/redo history)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from calculator import services as calc_services
+from calculator.forms import list_item
+from calculator.views import page_path, permalink
+from encounters.models import Combatant, Encounter, LogEntry
+from rulesets.core import encounter as core
+from rulesets.core.registry import load_all
+from rulesets.core.request import Resolution
+from rulesets.core.schema import ScenarioError, fields_of, flatten, parse, to_data, unflatten
+
+ERROR_STALE = (
+    "Cette rencontre a changé entre-temps (dans un autre onglet ?) : voici son état à jour. "
+    "Votre action n'a pas été appliquée ; refaites-la si elle vaut toujours."
+)
+ERROR_NOTHING_TO_UNDO = "Il n'y a rien à annuler."
+ERROR_NOTHING_TO_REDO = "Il n'y a rien à rétablir."
+ERROR_UNKNOWN_SYSTEM = "Système de règles inconnu pour une rencontre."
+ERROR_UNKNOWN_KIND = "Sorte de combattant inconnue."
+ERROR_UNKNOWN_PAGE = "Ce calculateur ne sert pas dans cette rencontre."
+ERROR_UNKNOWN_COMBATANT = "Ce combattant n'est pas dans la rencontre."
+ERROR_WRONG_KIND = "{role} : {name} ne peut pas tenir ce rôle."
+ERROR_TOO_MANY = "{role} : au plus {n} combattant(s)."
+ERROR_ROLE_REQUIRED = "{role} : choisissez un combattant."
+ERROR_SAME_TWICE = "{name} ne peut tenir deux rôles dans le même échange."
+ERROR_NAME_REQUIRED = "Donnez un nom à la rencontre."
+ERROR_NAME_TOO_LONG = "Nom : 120 caractères au plus."
+ERROR_UNKNOWN_FIELD = "Cette jauge n'existe pas pour ce combattant."
+ERROR_NO_PRESET = "Choisissez une entrée du bestiaire."
+
+
+class StaleEncounter(Exception):
+    """The form was drawn from an older version of the encounter."""
+
+
+class NothingToDo(Exception):
+    pass
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def rules_for(encounter: Encounter) -> core.EncounterRules:
+    return core.get(encounter.system)
+
+
+def fighter(combatant: Combatant, rules: core.EncounterRules) -> core.Fighter:
+    kind = rules.kind(combatant.kind)
+    return core.Fighter(combatant.key, combatant.name, combatant.kind, parse(kind.state_type, combatant.state))
+
+
+def fighters(encounter: Encounter, combatants: Iterable[Combatant] | None = None) -> tuple[core.Fighter, ...]:
+    rules = rules_for(encounter)
+    rows = combatants if combatants is not None else encounter.combatants.filter(present=True)
+    return tuple(fighter(c, rules) for c in rows)
+
+
+def clock_of(encounter: Encounter) -> Any:
+    return parse(rules_for(encounter).clock_type, encounter.clock)
+
+
+def table_scenario(system: str) -> Any:
+    """The system's main calculator scenario with the table's settings (tiers, faces…)."""
+    ruleset = load_all()[system]
+    return parse(ruleset.scenario_type, calc_services.ruleset_defaults(ruleset=ruleset))
+
+
+# --- labels of state fields ----------------------------------------------------------------------
+
+
+def field_label(state_type: type, path: str) -> str:
+    """``blocks.2.ticked`` → « Blocs de capacité n° 3 · Cases cochées »: the Spec labels along a path."""
+    labels: list[str] = []
+    node: Any = state_type
+    parts = path.split(".")
+    i = 0
+    while i < len(parts):
+        info = next((f for f in fields_of(node) if f.name == parts[i]), None) if isinstance(node, type) else None
+        if info is None:
+            labels.append(parts[i])
+            break
+        label = info.spec.label
+        item = list_item(info.type)
+        if item is not None and i + 1 < len(parts) and parts[i + 1].isdigit():
+            label = f"{label} n° {int(parts[i + 1]) + 1}"
+            i += 1
+            node = item
+        else:
+            node = info.type
+        labels.append(label)
+        i += 1
+    return " · ".join(labels)
+
+
+def show_value(value: Any) -> str:
+    if value is True:
+        return "oui"
+    if value is False:
+        return "non"
+    if value is None or value == "":
+        return "—"
+    return str(value)
+
+
+def diff_lines(state_type: type, name: str, before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[str]:
+    """« Aldric — Santé : 8 → 7 », one line per field that changed."""
+    old = flatten(dict(before or {}))
+    new = flatten(dict(after))
+    lines = []
+    for path in sorted(set(old) | set(new), key=lambda p: (list(new).index(p) if p in new else len(new), p)):
+        if old.get(path) != new.get(path):
+            lines.append(
+                f"{name} — {field_label(state_type, path)} : {show_value(old.get(path))} → {show_value(new.get(path))}"
+            )
+    return lines
+
+
+# --- the one way to change an encounter ------------------------------------------------------------
+
+
+@dataclass
+class Update:
+    combatant: Combatant
+    state: dict[str, Any]
+    present: bool = True
+
+
+def _bump(encounter: Encounter, version: int) -> None:
+    """Take the new version, or refuse: another change landed since the form was drawn."""
+    done = Encounter.objects.filter(pk=encounter.pk, version=version).update(
+        version=F("version") + 1, updated_at=timezone.now()
+    )
+    if not done:
+        raise StaleEncounter(ERROR_STALE)
+    encounter.version = version + 1
+
+
+def _parse_version(version: Any) -> int:
+    try:
+        return int(version)
+    except (TypeError, ValueError):
+        raise StaleEncounter(ERROR_STALE) from None
+
+
+def _commit(
+    *,
+    encounter: Encounter,
+    version: Any,
+    action: str,
+    title: str,
+    updates: list[Update],
+    clock: Any | None = None,
+    story: Iterable[str] = (),
+    notes: Iterable[str] = (),
+    detail: Mapping[str, Any] | None = None,
+) -> LogEntry:
+    rules = rules_for(encounter)
+    with transaction.atomic():
+        _bump(encounter, _parse_version(version))
+        encounter.log.filter(undone=True).delete()
+        label = rules.clock_label(clock_of(encounter))
+        clock_before = dict(encounter.clock)
+        changes: list[dict[str, Any]] = []
+        lines: list[str] = []
+        for u in updates:
+            c = u.combatant
+            is_new = c.pk is None
+            c_before = None if is_new else c.state
+            before = {"present": False if is_new else c.present, "state": c_before}
+            kind = rules.kind(c.kind)
+            c.state = u.state
+            c.present = u.present
+            c.name = str(u.state.get("name") or c.name)
+            if is_new:
+                c.encounter = encounter
+                c.position = (encounter.combatants.aggregate(m=Max("position"))["m"] or 0) + 1
+            c.save()
+            after = {"present": c.present, "state": c.state}
+            if before == after:
+                continue
+            changes.append({"combatant": c.pk, "name": c.name, "kind": c.kind, "before": before, "after": after})
+            if before["present"] and after["present"]:
+                lines += diff_lines(kind.state_type, c.name, c_before, c.state)
+        if clock is not None:
+            encounter.clock = to_data(clock)
+            encounter.save(update_fields=["clock"])
+            lines += diff_lines(rules.clock_type, "Rencontre", clock_before, encounter.clock)
+        lines += list(notes)
+        seq = (encounter.log.aggregate(m=Max("seq"))["m"] or 0) + 1
+        return LogEntry.objects.create(
+            encounter=encounter,
+            seq=seq,
+            action=action,
+            title=title,
+            clock_label=label,
+            story=list(story),
+            lines=lines,
+            changes=changes,
+            clock_before=clock_before,
+            clock_after=dict(encounter.clock),
+            detail=dict(detail or {}),
+        )
+
+
+# --- creating, adding, editing ------------------------------------------------------------------
+
+
+def encounter_create(*, owner: Any, system: str, name: str, clock: Mapping[str, Any] | None = None) -> Encounter:
+    rules = core.all_rules().get(system)
+    if rules is None:
+        raise ScenarioError({"system": ERROR_UNKNOWN_SYSTEM})
+    name = (name or "").strip()
+    if not name:
+        raise ScenarioError({"name": ERROR_NAME_REQUIRED})
+    if len(name) > 120:
+        raise ScenarioError({"name": ERROR_NAME_TOO_LONG})
+    parsed = parse(rules.clock_type, dict(clock or {}))
+    return Encounter.objects.create(owner=owner, system=system, name=name, clock=to_data(parsed))
+
+
+def state_parse(rules: core.EncounterRules, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A combatant's state, validated by its dataclass (French message per field), as JSON."""
+    try:
+        k = rules.kind(kind)
+    except StopIteration:
+        raise ScenarioError({"kind": ERROR_UNKNOWN_KIND}) from None
+    result: dict[str, Any] = to_data(parse(k.state_type, data))
+    return result
+
+
+def combatants_add(
+    *, encounter: Encounter, version: Any, kind: str, states: Sequence[Mapping[str, Any]]
+) -> list[Combatant]:
+    """Combatants of one kind join (one log entry, one undo), each state checked by its dataclass."""
+    rules = rules_for(encounter)
+    data = [state_parse(rules, kind, state) for state in states]
+    label = rules.kind(kind).label
+    combatants = [Combatant(kind=kind, name=str(d.get("name") or label)) for d in data]
+    names = ", ".join(c.name for c in combatants)
+    verb = "rejoignent" if len(combatants) > 1 else "rejoint"
+    _commit(
+        encounter=encounter,
+        version=version,
+        action=LogEntry.Action.ADD,
+        title=f"{names} {verb} la rencontre ({label})",
+        updates=[Update(c, d) for c, d in zip(combatants, data, strict=True)],
+    )
+    return combatants
+
+
+def preset_state(*, rules: core.EncounterRules, kind: str, values: Mapping[str, Any], name: str = "") -> dict[str, Any]:
+    """A bestiary entry's values (as its calculator page uses them) as a state, maybe renamed."""
+    try:
+        k = rules.kind(kind)
+    except StopIteration:
+        raise ScenarioError({"kind": ERROR_UNKNOWN_KIND}) from None
+    data = k.from_preset(values)
+    if name.strip():
+        data["name"] = name.strip()
+    return data
+
+
+def combatant_update(*, encounter: Encounter, version: Any, combatant: Combatant, state: Mapping[str, Any]) -> None:
+    rules = rules_for(encounter)
+    data = state_parse(rules, combatant.kind, state)
+    _commit(
+        encounter=encounter,
+        version=version,
+        action=LogEntry.Action.EDIT,
+        title=f"{data.get('name') or combatant.name} : fiche modifiée à la main",
+        updates=[Update(combatant, data)],
+    )
+
+
+def combatant_adjust(*, encounter: Encounter, version: Any, combatant: Combatant, field: str, delta: int) -> None:
+    """The −/+ buttons of a gauge: one step, refused (never clamped) beyond the field's bounds."""
+    rules = rules_for(encounter)
+    current = fighter(combatant, rules)
+    if field not in {b.field for b in rules.bars(current)}:
+        raise ScenarioError({"field": ERROR_UNKNOWN_FIELD})
+    data = dict(combatant.state)
+    value = data.get(field)
+    if value is None:  # « vide : autant que sa Menace » and the like: start from what the gauge shows
+        value = next(b.value for b in rules.bars(current) if b.field == field)
+    data[field] = int(value) + delta
+    state = state_parse(rules, combatant.kind, data)
+    label = field_label(rules.kind(combatant.kind).state_type, field)
+    _commit(
+        encounter=encounter,
+        version=version,
+        action=LogEntry.Action.ADJUST,
+        title=f"{combatant.name} : {label} {'+' if delta > 0 else '−'}{abs(delta)}",
+        updates=[Update(combatant, state)],
+    )
+
+
+def encounter_clock_set(*, encounter: Encounter, version: Any, clock: Mapping[str, Any]) -> LogEntry:
+    rules = rules_for(encounter)
+    parsed = parse(rules.clock_type, clock)
+    return _commit(
+        encounter=encounter,
+        version=version,
+        action=LogEntry.Action.EDIT,
+        title=f"Réglé à la main : {rules.clock_label(parsed)}",
+        updates=[],
+        clock=parsed,
+    )
+
+
+def combatant_remove(*, encounter: Encounter, version: Any, combatant: Combatant) -> None:
+    _commit(
+        encounter=encounter,
+        version=version,
+        action=LogEntry.Action.REMOVE,
+        title=f"{combatant.name} quitte la rencontre",
+        updates=[Update(combatant, dict(combatant.state), present=False)],
+    )
+
+
+# --- Appliquer, tour suivant -----------------------------------------------------------------------
+
+
+def bindings_parse(
+    encounter: Encounter, page: core.Page, roles: Mapping[str, Iterable[str]]
+) -> dict[str, tuple[core.Fighter, ...]]:
+    """Role → fighters, checked: each combatant present here, of a kind the role takes, once."""
+    rules = rules_for(encounter)
+    by_key = {c.key: c for c in encounter.combatants.filter(present=True)}
+    errors: dict[str, str] = {}
+    out: dict[str, tuple[core.Fighter, ...]] = {}
+    seen: set[str] = set()
+    for role in page.roles:
+        keys = [k for k in roles.get(role.key, ()) if k]
+        chosen: list[core.Fighter] = []
+        for key in keys:
+            c = by_key.get(key)
+            if c is None:
+                errors[f"role.{role.key}"] = ERROR_UNKNOWN_COMBATANT
+                break
+            if c.kind not in role.kinds:
+                errors[f"role.{role.key}"] = ERROR_WRONG_KIND.format(role=role.label, name=c.name)
+                break
+            if key in seen:
+                errors[f"role.{role.key}"] = ERROR_SAME_TWICE.format(name=c.name)
+                break
+            seen.add(key)
+            chosen.append(fighter(c, rules))
+        if len(keys) > role.many:
+            errors[f"role.{role.key}"] = ERROR_TOO_MANY.format(role=role.label, n=role.many)
+        if role.required and not keys and f"role.{role.key}" not in errors:
+            errors[f"role.{role.key}"] = ERROR_ROLE_REQUIRED.format(role=role.label)
+        if chosen:
+            out[role.key] = tuple(chosen)
+    if errors:
+        raise ScenarioError(errors)
+    return out
+
+
+def page_of(encounter: Encounter, slug: str) -> core.Page:
+    try:
+        return rules_for(encounter).page(slug)
+    except StopIteration:
+        raise ScenarioError({"page": ERROR_UNKNOWN_PAGE}) from None
+
+
+def calculator_url(*, encounter: Encounter, page: core.Page, bindings: Mapping[str, tuple[core.Fighter, ...]]) -> str:
+    """The calculator page filled from the bound combatants, carrying the encounter's context."""
+    from calculator.forms import permalink_query
+
+    ruleset = load_all()[page.slug]
+    defaults = calc_services.ruleset_defaults(ruleset=ruleset)
+    flat = flatten(defaults)
+    hidden = _hidden(page.slug)
+    flat = {k: v for k, v in flat.items() if not any(k == h or k.startswith(h + ".") for h in hidden)}
+    filled = page.fill(bindings, clock_of(encounter))
+    lists = {k.split(".")[0] for k in filled if k.split(".")[1:2] and k.split(".")[1].isdigit()}
+    # a list role replaces the default rows, it does not merge with them
+    flat = {k: v for k, v in flat.items() if k.split(".")[0] not in lists}
+    flat.update(filled)
+    query = permalink_query({"scenario": unflatten(flat), "dice": {}}, None)
+    query.update(context_query(encounter, bindings))
+    return f"{page_path(page.slug)}?{query.urlencode()}"
+
+
+def context_query(encounter: Encounter, bindings: Mapping[str, Iterable[Any]]) -> dict[str, str]:
+    """The hidden fields that keep a calculator page inside its encounter."""
+    out = {"_enc": str(encounter.pk), "_enc_v": str(encounter.version)}
+    for role, fs in bindings.items():
+        keys = [f.key if isinstance(f, core.Fighter) else str(f) for f in fs]
+        if keys:
+            out[f"_role.{role}"] = ",".join(keys)
+    return out
+
+
+def _hidden(slug: str) -> tuple[str, ...]:
+    from calculator import plugins
+
+    return plugins.get(slug).hidden
+
+
+def encounter_apply(
+    *, encounter: Encounter, version: Any, page_slug: str, query: str, roles: Mapping[str, Iterable[str]]
+) -> LogEntry:
+    """ "Appliquer": resolve the result's permalink again and write its consequences."""
+    page = page_of(encounter, page_slug)
+    bindings = bindings_parse(encounter, page, roles)
+    ruleset = load_all()[page.slug]
+    resolution = calc_services.resolution_from_query(ruleset=ruleset, query=query)
+    applied = page.apply(resolution.scenario, resolution.result, bindings, clock_of(encounter))
+    return _commit(
+        encounter=encounter,
+        version=version,
+        action=LogEntry.Action.APPLY,
+        title=_apply_title(page, bindings, resolution),
+        updates=_updates(encounter, applied),
+        clock=applied.clock,
+        story=(*resolution.narrative.story, *applied.story),
+        notes=(_dice_line(resolution), *applied.notes),
+        detail={
+            "page": page.slug,
+            "query": query,
+            "permalink": permalink(ruleset, resolution, _hidden(page.slug)),
+            "outcome": resolution.result.outcome,
+            "outcome_label": resolution.result.outcome_label,
+            "seed": resolution.dice.seed,
+            "roles": {role: [f.key for f in fs] for role, fs in bindings.items()},
+        },
+    )
+
+
+def _apply_title(page: core.Page, bindings: Mapping[str, tuple[core.Fighter, ...]], res: Resolution) -> str:
+    groups = [", ".join(f.name for f in fs) for fs in bindings.values() if fs]
+    who = " contre ".join(groups[:2]) if groups else page.label
+    return f"{who} : {res.result.outcome_label}"
+
+
+def _dice_line(res: Resolution) -> str:
+    values = " ".join(
+        f"{res.dice[s.key]}{'' if res.dice.was_typed(s.key) else '*'}"
+        for s in res.spec.slots
+        if s.key in res.dice.values
+    )
+    return f"Dés : {values or '—'} (graine {res.dice.seed} ; * lancé par le serveur)"
+
+
+def _updates(encounter: Encounter, applied: core.Applied) -> list[Update]:
+    by_key = {c.key: c for c in encounter.combatants.filter(present=True)}
+    return [Update(by_key[key], to_data(state)) for key, state in applied.states.items() if key in by_key]
+
+
+def encounter_advance(*, encounter: Encounter, version: Any) -> LogEntry:
+    rules = rules_for(encounter)
+    clock = clock_of(encounter)
+    applied = rules.advance(fighters(encounter), clock, table_scenario(rules.system))
+    return _commit(
+        encounter=encounter,
+        version=version,
+        action=LogEntry.Action.ADVANCE,
+        title=rules.advance_label(clock),
+        updates=_updates(encounter, applied),
+        clock=applied.clock,
+        story=applied.story,
+        notes=applied.notes,
+    )
+
+
+# --- undo / redo -----------------------------------------------------------------------------------
+
+
+def _restore(encounter: Encounter, entry: LogEntry, side: str) -> None:
+    by_pk = {c.pk: c for c in encounter.combatants.all()}
+    for change in entry.changes:
+        c = by_pk.get(change["combatant"])
+        if c is None:
+            continue
+        c.state = change[side]["state"] if change[side]["state"] is not None else c.state
+        c.present = change[side]["present"]
+        c.name = str(c.state.get("name") or c.name)
+        c.save()
+    encounter.clock = entry.clock_before if side == "before" else entry.clock_after
+    encounter.save(update_fields=["clock"])
+
+
+def encounter_undo(*, encounter: Encounter, version: Any) -> LogEntry:
+    with transaction.atomic():
+        _bump(encounter, _parse_version(version))
+        entry = encounter.log.filter(undone=False).order_by("-seq").first()
+        if entry is None:
+            raise NothingToDo(ERROR_NOTHING_TO_UNDO)
+        _restore(encounter, entry, "before")
+        entry.undone = True
+        entry.save(update_fields=["undone"])
+        return entry
+
+
+def encounter_redo(*, encounter: Encounter, version: Any) -> LogEntry:
+    with transaction.atomic():
+        _bump(encounter, _parse_version(version))
+        entry = encounter.log.filter(undone=True).order_by("seq").first()
+        if entry is None:
+            raise NothingToDo(ERROR_NOTHING_TO_REDO)
+        _restore(encounter, entry, "after")
+        entry.undone = False
+        entry.save(update_fields=["undone"])
+        return entry

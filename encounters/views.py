@@ -1,0 +1,531 @@
+"""The encounter pages. Every view is scoped to the logged-in game master: another's encounter is a
+404, whatever the URL. Changes are POSTs carrying the version they were drawn from; htmx requests
+get the ``#encounter`` partial back, plain ones a redirect (or the page with its messages)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import push_url
+from django_htmx.middleware import HtmxDetails
+
+from calculator import bestiary_cache, plugins
+from encounters import exports, services
+from encounters.context import roles_from
+from encounters.forms import MAX_COPIES, DataclassForm, EncounterCreateForm, ImportForm, add_form
+from encounters.models import Combatant, Encounter
+from rulesets.core import encounter as core
+from rulesets.core.registry import load_all
+from rulesets.core.schema import ScenarioError
+
+TEMPLATE = "encounters/detail.html"
+ERROR_BAD_COUNT = "Combien : un nombre entier entre 1 et {n}."
+ERROR_BAD_DELTA = "Pas d'ajustement : +1 ou −1."
+ERROR_BAD_JSON = "Ce fichier n'est pas du JSON lisible : {error}"
+ERROR_NO_FILE = "Choisissez un fichier exporté, ou collez son contenu."
+ERROR_FILE_TOO_BIG = "Le fichier dépasse 2 Mo."
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _owned(request: HttpRequest, pk: int) -> Encounter:
+    return get_object_or_404(Encounter, pk=pk, owner=request.user)
+
+
+def _combatant(encounter: Encounter, cid: int) -> Combatant:
+    return get_object_or_404(Combatant, pk=cid, encounter=encounter, present=True)
+
+
+# --- list, create, import ------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def encounter_list(request: HttpRequest) -> HttpResponse:
+    form = EncounterCreateForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            encounter = services.encounter_create(
+                owner=request.user, system=form.cleaned_data["system"], name=form.cleaned_data["name"]
+            )
+        except ScenarioError as exc:
+            for key, message in exc.errors.items():
+                form.add_error(key if key in form.fields else None, message)
+        else:
+            return HttpResponseRedirect(reverse("encounters:detail", args=[encounter.pk]), status=303)
+    if request.method == "POST":
+        status = 422
+    return render(request, "encounters/list.html", _list_context(request, form, ImportForm()), status=status)
+
+
+def _list_context(request: HttpRequest, form: EncounterCreateForm, import_form: ImportForm) -> dict[str, Any]:
+    rulesets = load_all()
+    encounters = Encounter.objects.filter(owner_id=request.user.pk)
+    return {
+        "encounters": [(e, rulesets[e.system].name if e.system in rulesets else e.system) for e in encounters],
+        "form": form,
+        "import_form": import_form,
+    }
+
+
+@login_required
+@require_POST
+def encounter_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST, request.FILES)
+    form.is_valid()
+    upload = request.FILES.get("file")
+    text = request.POST.get("text", "")
+    try:
+        if upload is not None:
+            if upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+                raise ScenarioError({"file": ERROR_FILE_TOO_BIG})
+            text = upload.read().decode("utf-8", errors="replace")
+        if not text.strip():
+            raise ScenarioError({"file": ERROR_NO_FILE})
+        if len(text) > MAX_IMPORT_BYTES:
+            raise ScenarioError({"file": ERROR_FILE_TOO_BIG})
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ScenarioError({"file": ERROR_BAD_JSON.format(error=exc.msg)}) from None
+        encounter = exports.encounter_import(owner=request.user, data=data)
+    except ScenarioError as exc:
+        for message in exc.errors.values():
+            form.add_error("file", message)
+        return render(request, "encounters/list.html", _list_context(request, EncounterCreateForm(), form), status=400)
+    return HttpResponseRedirect(reverse("encounters:detail", args=[encounter.pk]), status=303)
+
+
+# --- the encounter page --------------------------------------------------------------------------
+
+
+@dataclass
+class Card:
+    combatant: Combatant
+    fighter: core.Fighter
+    kind_label: str
+    bars: list[dict[str, Any]]
+    badges: tuple[str, ...]
+    out: bool
+    form: DataclassForm
+    open: bool = False
+
+
+@dataclass
+class ActRole:
+    role: core.Role
+    options: list[tuple[str, str]]
+    selected: list[str]
+    error: str = ""
+
+
+@dataclass
+class ActForm:
+    page: core.Page
+    title: str
+    roles: list[ActRole] = field(default_factory=list)
+
+
+def _bar(bar: core.Bar) -> dict[str, Any]:
+    return {
+        "bar": bar,
+        "maximum": bar.maximum,
+        "low_mark": str(bar.maximum / 2),
+        "low": bar.maximum and bar.value * 4 <= bar.maximum,
+        "over": bool(bar.maximum and bar.value > bar.maximum),
+    }
+
+
+def detail_context(
+    request: HttpRequest,
+    encounter: Encounter,
+    *,
+    message: str = "",
+    edit: tuple[int, DataclassForm] | None = None,
+    act: tuple[str, QueryDict, dict[str, str]] | None = None,
+    add: Any = None,
+    clock_form: DataclassForm | None = None,
+) -> dict[str, Any]:
+    rules = services.rules_for(encounter)
+    clock = services.clock_of(encounter)
+    table = services.table_scenario(rules.system)
+    combatants = list(encounter.combatants.filter(present=True))
+    cards = []
+    for c in combatants:
+        f = services.fighter(c, rules)
+        kind = rules.kind(c.kind)
+        form = DataclassForm(kind.state_type, c.state, prefix=f"c{c.pk}")
+        is_open = False
+        if edit is not None and edit[0] == c.pk:
+            form, is_open = edit[1], True
+        cards.append(
+            Card(
+                combatant=c,
+                fighter=f,
+                kind_label=kind.label,
+                bars=[_bar(b) for b in rules.bars(f)],
+                badges=rules.badges(f, clock, table),
+                out=rules.is_out(f),
+                form=form,
+                open=is_open,
+            )
+        )
+    everyone = tuple(card.fighter for card in cards)
+    acts = []
+    for page in rules.pages:
+        act_form = ActForm(page=page, title=page.label)
+        for role in page.roles:
+            options = [(card.fighter.key, card.fighter.name) for card in cards if card.fighter.kind in role.kinds]
+            if act is not None and act[0] == page.slug:
+                selected = [k for v in act[1].getlist(f"role.{role.key}") for k in v.split(",") if k]
+                error = act[2].get(f"role.{role.key}", "")
+            else:
+                selected = list(page.suggest(role.key, everyone, clock)) if page.suggest else []
+                error = ""
+            act_form.roles.append(ActRole(role, options, selected, error))
+        acts.append(act_form)
+    undo = encounter.log.filter(undone=False).order_by("-seq").first()
+    redo = encounter.log.filter(undone=True).order_by("seq").first()
+    groups = {g.key: g for g in bestiary_cache.presets(plugins.get(rules.system))}
+    return {
+        "encounter": encounter,
+        "system_name": load_all()[rules.system].name,
+        "rules": rules,
+        "clock_label": rules.clock_label(clock),
+        "advance_label": rules.advance_label(clock),
+        "status": rules.status(everyone, clock),
+        "cards": cards,
+        "acts": acts,
+        "log": list(encounter.log.order_by("-seq")),
+        "undo": undo,
+        "redo": redo,
+        "message": message,
+        "add_form": add if add is not None else add_form(rules, groups),
+        "clock_form": clock_form or DataclassForm(rules.clock_type, encounter.clock, prefix="clock"),
+        "clock_open": clock_form is not None,
+        "max_copies": MAX_COPIES,
+    }
+
+
+def _respond(
+    request: HtmxHttpRequest, encounter: Encounter, status: int = 200, anchor: str = "", **extra: Any
+) -> HttpResponse:
+    """After a change: the partial for htmx, a redirect for a plain form (or the page with a message)."""
+    detail = reverse("encounters:detail", args=[encounter.pk])
+    if status == 200 and not request.htmx:
+        return HttpResponseRedirect(detail + anchor, status=303)
+    context = detail_context(request, encounter, **extra)
+    if request.htmx:
+        response = render(request, f"{TEMPLATE}#encounter", context, status=status)
+        return push_url(response, detail) if status == 200 else response
+    return render(request, TEMPLATE, context, status=status)
+
+
+@login_required
+@require_GET
+def encounter_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    return render(request, TEMPLATE, detail_context(request, encounter))
+
+
+def _guarded(
+    request: HtmxHttpRequest, encounter: Encounter, change: Any, anchor: str = "", **on_error: Any
+) -> HttpResponse:
+    """Run ``change``; a stale version answers 409 with the fresh state, a refused value 422."""
+    try:
+        change()
+    except services.StaleEncounter:
+        encounter.refresh_from_db()
+        return _respond(request, encounter, 409, message=services.ERROR_STALE, **on_error.get("stale", {}))
+    except services.NothingToDo as exc:
+        encounter.refresh_from_db()
+        return _respond(request, encounter, 409, message=str(exc))
+    except ScenarioError as exc:
+        encounter.refresh_from_db()
+        handler = on_error.get("invalid")
+        extra = handler(exc.errors) if handler else {"message": " ".join(exc.errors.values())}
+        return _respond(request, encounter, 422, **extra)
+    encounter.refresh_from_db()
+    return _respond(request, encounter, anchor=anchor)
+
+
+@login_required
+@require_POST
+def encounter_advance(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    version = request.POST.get("version")
+    return _guarded(request, encounter, lambda: services.encounter_advance(encounter=encounter, version=version))
+
+
+@login_required
+@require_POST
+def encounter_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    version = request.POST.get("version")
+    return _guarded(request, encounter, lambda: services.encounter_undo(encounter=encounter, version=version))
+
+
+@login_required
+@require_POST
+def encounter_redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    version = request.POST.get("version")
+    return _guarded(request, encounter, lambda: services.encounter_redo(encounter=encounter, version=version))
+
+
+@login_required
+@require_POST
+def encounter_clock(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The turn, round or ambush set by hand."""
+    encounter = _owned(request, pk)
+    rules = services.rules_for(encounter)
+    form = DataclassForm(rules.clock_type, encounter.clock, request.POST, prefix="clock")
+
+    def invalid(errors: dict[str, str]) -> dict[str, Any]:
+        form.set_errors(errors)
+        return {"clock_form": form}
+
+    return _guarded(
+        request,
+        encounter,
+        lambda: services.encounter_clock_set(
+            encounter=encounter, version=request.POST.get("version"), clock=form.values()
+        ),
+        invalid=invalid,
+        stale={"clock_form": form},
+    )
+
+
+@login_required
+@require_POST
+def encounter_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    _owned(request, pk).delete()
+    return HttpResponseRedirect(reverse("encounters:list"), status=303)
+
+
+# --- combatants ----------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    rules = services.rules_for(encounter)
+    groups = {g.key: g for g in bestiary_cache.presets(plugins.get(rules.system))}
+    form = add_form(rules, groups, request.POST)
+    version = request.POST.get("version")
+
+    def add() -> None:
+        errors: dict[str, str] = {}
+        raw_count = str(request.POST.get("count", "") or "1").strip()
+        count = int(raw_count) if raw_count.isdigit() else 0
+        if not 1 <= count <= MAX_COPIES:
+            errors["count"] = ERROR_BAD_COUNT.format(n=MAX_COPIES)
+        kind = request.POST.get("kind", "")
+        preset_key = request.POST.get("preset", "")
+        name = request.POST.get("name", "").strip()
+        values: dict[str, Any] | None = None
+        if preset_key:
+            preset_kind, _sep, key = preset_key.partition(":")
+            try:
+                group = groups.get(rules.kind(preset_kind).preset_group)
+            except StopIteration:
+                group = None
+            preset = group.find(key) if group is not None else None
+            if preset is None:
+                errors["preset"] = services.ERROR_NO_PRESET
+            else:
+                kind, values = preset_kind, dict(preset.values)
+        if errors:
+            raise ScenarioError(errors)
+        if kind not in {k.key for k in rules.kinds}:
+            raise ScenarioError({"kind": services.ERROR_UNKNOWN_KIND})
+        base = name or (str(values.get("name", "")) if values else "") or str(rules.kind(kind).label)
+        labels = [f"{base} {i + 1}" if count > 1 else base for i in range(count)]
+        if values is not None:
+            states = [services.preset_state(rules=rules, kind=kind, values=values, name=label) for label in labels]
+        else:
+            states = [rules.blank(kind, label) for label in labels]
+        services.combatants_add(encounter=encounter, version=version, kind=kind, states=states)
+
+    def invalid(errors: dict[str, str]) -> dict[str, Any]:
+        form.is_valid()
+        for key, message in errors.items():
+            form.add_error(key if key in form.fields else None, message)
+        return {"add": form}
+
+    return _guarded(request, encounter, add, anchor="#combatants", invalid=invalid, stale={"add": form})
+
+
+@login_required
+@require_POST
+def combatant_edit(request: HtmxHttpRequest, pk: int, cid: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    combatant = _combatant(encounter, cid)
+    rules = services.rules_for(encounter)
+    form = DataclassForm(rules.kind(combatant.kind).state_type, combatant.state, request.POST, prefix=f"c{cid}")
+
+    def invalid(errors: dict[str, str]) -> dict[str, Any]:
+        form.set_errors(errors)
+        return {"edit": (cid, form)}
+
+    return _guarded(
+        request,
+        encounter,
+        lambda: services.combatant_update(
+            encounter=encounter, version=request.POST.get("version"), combatant=combatant, state=form.values()
+        ),
+        anchor=f"#c{cid}",
+        invalid=invalid,
+        stale={"edit": (cid, form)},
+    )
+
+
+@login_required
+@require_POST
+def combatant_adjust(request: HtmxHttpRequest, pk: int, cid: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    combatant = _combatant(encounter, cid)
+    raw = request.POST.get("delta", "")
+
+    def adjust() -> None:
+        if raw not in {"1", "-1", "+1"}:
+            raise ScenarioError({"delta": ERROR_BAD_DELTA})
+        services.combatant_adjust(
+            encounter=encounter,
+            version=request.POST.get("version"),
+            combatant=combatant,
+            field=request.POST.get("field", ""),
+            delta=int(raw),
+        )
+
+    def invalid(errors: dict[str, str]) -> dict[str, Any]:
+        return {"message": f"{combatant.name} : " + " ".join(errors.values())}
+
+    return _guarded(request, encounter, adjust, anchor=f"#c{cid}", invalid=invalid)
+
+
+@login_required
+@require_POST
+def combatant_remove(request: HtmxHttpRequest, pk: int, cid: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    combatant = _combatant(encounter, cid)
+    return _guarded(
+        request,
+        encounter,
+        lambda: services.combatant_remove(
+            encounter=encounter, version=request.POST.get("version"), combatant=combatant
+        ),
+    )
+
+
+# --- acting through a calculator ------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def encounter_act(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """ "Ouvrir le calculateur": the page filled from the chosen combatants, inside the encounter."""
+    encounter = _owned(request, pk)
+    slug = request.GET.get("page", "")
+    try:
+        page = services.page_of(encounter, slug)
+        bindings = services.bindings_parse(encounter, page, _roles(request.GET))
+    except ScenarioError as exc:
+        context = detail_context(request, encounter, act=(slug, request.GET, exc.errors))
+        if "page" in exc.errors:
+            context["message"] = exc.errors["page"]
+        return render(request, TEMPLATE, context, status=422)
+    url = services.calculator_url(encounter=encounter, page=page, bindings=bindings)
+    return HttpResponseRedirect(url)
+
+
+def _roles(data: QueryDict) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for key in data:
+        if key.startswith("role."):
+            out[key[len("role.") :]] = [k for v in data.getlist(key) for k in v.split(",") if k.strip()]
+    return out
+
+
+@login_required
+@require_POST
+def encounter_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """ "Appliquer à la rencontre", from a calculator result opened from this encounter."""
+    encounter = _owned(request, pk)
+    roles = _roles(request.POST) or roles_from(request.POST)
+    query = request.POST.get("q", "")
+    slug = request.POST.get("page", "")
+    back = ""
+    if slug in load_all() and query:
+        from calculator.views import page_path
+
+        back = f"{page_path(slug)}?{query}"
+
+    try:
+        services.encounter_apply(
+            encounter=encounter, version=request.POST.get("version"), page_slug=slug, query=query, roles=roles
+        )
+    except services.StaleEncounter:
+        encounter.refresh_from_db()
+        context = detail_context(request, encounter, message=services.ERROR_STALE)
+        context["back_to_result"] = back
+        return render(request, TEMPLATE, context, status=409)
+    except ScenarioError as exc:
+        encounter.refresh_from_db()
+        context = detail_context(request, encounter, message=" ".join(exc.errors.values()))
+        context["back_to_result"] = back
+        return render(request, TEMPLATE, context, status=400)
+    return HttpResponseRedirect(reverse("encounters:detail", args=[encounter.pk]) + "#log", status=303)
+
+
+# --- exports ---------------------------------------------------------------------------------------
+
+
+def _download(body: str | bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _slug(encounter: Encounter) -> str:
+    from django.utils.text import slugify
+
+    return slugify(encounter.name) or f"rencontre-{encounter.pk}"
+
+
+@login_required
+@require_GET
+def log_markdown(request: HttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    body = exports.log_markdown(encounter, request.build_absolute_uri("/"))
+    return _download(body, "text/markdown; charset=utf-8", f"{_slug(encounter)}-journal.md")
+
+
+@login_required
+@require_GET
+def log_json(request: HttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    response = JsonResponse(exports.log_data(encounter), json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{_slug(encounter)}-journal.json"'
+    return response
+
+
+@login_required
+@require_GET
+def encounter_export(request: HttpRequest, pk: int) -> HttpResponse:
+    encounter = _owned(request, pk)
+    response = JsonResponse(exports.encounter_data(encounter), json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{_slug(encounter)}.json"'
+    return response

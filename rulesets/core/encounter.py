@@ -1,0 +1,161 @@
+"""Encounters: what a rule system adds so that a whole fight runs over several rounds.
+
+An encounter holds combatants, each with the live state its rule system tracks (Santé and Stress,
+Essence and carried malus, a Quadrature living sheet…), and a clock (the turn, the round, the
+Action). A rule system plugs in with one :class:`EncounterRules`:
+
+* ``kinds``: the sorts of combatant (PJ, PNJ…), each with the frozen dataclass of its state. The
+  state is parsed with :func:`rulesets.core.schema.parse`, so a hand edit, an import and a bestiary
+  preset get the same French messages as a calculator field.
+* ``pages``: the calculator pages usable inside the encounter. Each names the roles its scenario
+  has (``pc``, ``npcs``…), ``fill`` writes the bound combatants' states into the page's fields,
+  and ``apply`` reads a resolution back into new states: the "Appliquer" button.
+* ``advance``: the end of a round or turn, with the effects the rules apply then.
+
+Everything here is pure: the Django app ``encounters`` stores states as JSON, keeps the log, the
+undo/redo history and the version that protects against stale tabs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesets.core.results import Result
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A sort of combatant and the dataclass of its state (its sheet and what changes in a fight)."""
+
+    key: str
+    label: str
+    state_type: type[Any]
+    # the key of the calculator page's bestiary preset group whose entries make this kind
+    preset_group: str = ""
+    # a preset's values (as the calculator page uses them) → the state's data
+    from_preset: Callable[[Mapping[str, Any]], dict[str, Any]] = dict
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A combatant as the rules see it: a key (stable inside the encounter), a name, a state."""
+
+    key: str
+    name: str
+    kind: str
+    state: Any
+
+
+Bindings = Mapping[str, tuple[Fighter, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """A place of a calculator scenario that combatants fill: ``pc``, ``npcs`` (a list), ``attacker``."""
+
+    key: str
+    label: str
+    kinds: tuple[str, ...]
+    many: int = 1  # how many combatants at most (a list of the scenario)
+    required: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What an action did: the new state of each combatant it changed, the new clock, the story.
+
+    ``states`` maps a fighter key to its whole new state (a dataclass instance of its kind), so
+    that undo restores exactly what was there, clamped values and absorbed damage included.
+    ``story`` is told to the table; ``notes`` are technical lines beyond the state differences
+    (which the encounter writes itself from the before/after states).
+    """
+
+    states: Mapping[str, Any] = field(default_factory=dict)
+    clock: Any | None = None
+    story: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A calculator page (a registered ruleset slug) usable inside an encounter."""
+
+    slug: str
+    label: str
+    roles: tuple[Role, ...]
+    # the bound fighters → flat calculator field values (``pc.sante`` …)
+    fill: Callable[[Bindings, Any], dict[str, Any]]
+    # the resolved scenario and its result → the consequences for the bound fighters
+    apply: Callable[[Any, Result, Bindings, Any], Applied]
+    # which fighters a role proposes first (fighter keys), given everyone and the clock
+    suggest: Callable[[str, tuple[Fighter, ...], Any], tuple[str, ...]] | None = None
+
+    def role(self, key: str) -> Role:
+        return next(r for r in self.roles if r.key == key)
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """A gauge of a combatant's state (Santé 5/8), with the state field it reads."""
+
+    field: str
+    label: str
+    value: int
+    maximum: int
+    tone: str = "health"  # health / stress / resource / danger
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterRules:
+    system: str  # the rule system's package slug ("encore"); its pages are that slug and "slug-*"
+    kinds: tuple[Kind, ...]
+    pages: tuple[Page, ...]
+    clock_type: type[Any]
+    clock_label: Callable[[Any], str]
+    advance_label: Callable[[Any], str]
+    # the end of a round/turn: (everyone, clock, the table's default scenario) → what changes
+    advance: Callable[[tuple[Fighter, ...], Any, Any], Applied]
+    bars: Callable[[Fighter], tuple[Bar, ...]]
+    # short labels beside a combatant (tier, « a agi »…): (fighter, clock, table's default scenario)
+    badges: Callable[[Fighter, Any, Any], tuple[str, ...]] = lambda f, clock, table: ()
+    is_out: Callable[[Fighter], bool] = lambda f: False
+    # notices about the whole fight (« plus aucun PNJ ne peut riposter »)
+    status: Callable[[tuple[Fighter, ...], Any], tuple[str, ...]] = lambda fighters, clock: ()
+    # the state a new combatant starts with when the game master only gives a kind and a name
+    blank: Callable[[str, str], dict[str, Any]] = lambda kind, name: {"name": name}
+
+    def kind(self, key: str) -> Kind:
+        return next(k for k in self.kinds if k.key == key)
+
+    def page(self, slug: str) -> Page:
+        return next(p for p in self.pages if p.slug == slug)
+
+
+_ENCOUNTERS: dict[str, EncounterRules] = {}
+
+
+def register(rules: EncounterRules) -> EncounterRules:
+    existing = _ENCOUNTERS.get(rules.system)
+    if existing is not None and existing is not rules:
+        raise ValueError(f"encounter rules {rules.system!r} registered twice")
+    _ENCOUNTERS[rules.system] = rules
+    return rules
+
+
+def all_rules() -> dict[str, EncounterRules]:
+    """Every rule system that runs encounters (the rulesets register on import)."""
+    from rulesets.core.registry import load_all
+
+    load_all()
+    return dict(sorted(_ENCOUNTERS.items()))
+
+
+def get(system: str) -> EncounterRules:
+    return all_rules()[system]
+
+
+def rows(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """``rows("npcs.0", {"name": "x"})`` → ``{"npcs.0.name": "x"}``: a state's fields as page fields."""
+    return {f"{prefix}.{k}": v for k, v in values.items()}

@@ -1,0 +1,399 @@
+"""enCORE inside an encounter: Santé, Stress and tier of each PC, NPC attacks left this turn, who has
+acted, the allies' advantages against an NPC, and the turn (seed ``003`` « Les conflits »).
+
+* Each PC acts once per turn; interposing is that PC's action; a roll to avoid a blow (NPC ambush)
+  is not an action. NPCs have no turn: they spend as many attacks per turn as their Menace, and
+  unspent attacks are lost at the end of the turn.
+* A manoeuvre whose effect helps the allies gives them +1d6 against that NPC while it lasts; by
+  default until the end of the turn (« un adversaire à terre se relève au tour suivant »); the game
+  master clears « jusqu'au tour » for an effect that lasts (a weapon on the floor).
+* The ambush comes before the first turn (turn 0): PCs in ambush each act once, their failures open
+  no breach; NPCs in ambush each spend one attack, avoided by PER against their Menace.
+* If no PC acted against the NPCs during a turn, the end of the turn says the adversity moves on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Annotated, Any
+
+from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.i18n import _
+from rulesets.core.results import Result
+from rulesets.core.schema import Choice, Spec
+from rulesets.encore.engine import tier_of
+from rulesets.encore.model import Action, Scenario
+
+PJ, PNJ = "pj", "pnj"
+
+
+class Ambush(Choice):
+    NONE = "aucune"
+    PCS = "pj"
+    NPCS = "pnj"
+
+    @classmethod
+    def labels(cls) -> dict[str, str]:
+        return {
+            "aucune": _("Pas d'embuscade"),
+            "pj": _("Les PJ surprennent les PNJ"),
+            "pnj": _("Les PNJ surprennent les PJ"),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    turn: Annotated[int, Spec(label=_("Tour"), ge=0, le=999, help=_("0 : l'embuscade, avant le premier tour."))] = 1
+    ambush: Annotated[Ambush, Spec(label=_("Embuscade"))] = Ambush.NONE
+    engaged: Annotated[bool, Spec(label=_("Un PJ a agi contre les PNJ ce tour"))] = False
+
+
+@dataclass(frozen=True, slots=True)
+class PcState:
+    name: Annotated[str, Spec(label=_("Nom du PJ"), max_length=60)] = "PJ"
+    attribute: Annotated[int, Spec(label=_("Attribut (dés)"), ge=0, le=10)] = 3
+    speciality: Annotated[bool, Spec(label=_("Spécialité adaptée"))] = False
+    weapon: Annotated[int, Spec(label=_("Dégâts de l'arme"), ge=0, le=20)] = 1
+    weapon_area: Annotated[bool, Spec(label=_("Arme de zone"))] = False
+    weapon_limit: Annotated[int, Spec(label=_("Cibles au plus (0 : sans limite)"), ge=0, le=20)] = 0
+    armour: Annotated[int, Spec(label=_("Protection de l'armure"), ge=0, le=10)] = 0
+    cover: Annotated[int, Spec(label=_("Couvert (Protection 1 à 3)"), ge=0, le=3)] = 0
+    sante: Annotated[int, Spec(label=_("Santé"), ge=0, le=99)] = 8
+    sante_max: Annotated[int, Spec(label=_("Santé maximale"), ge=1, le=99)] = 8
+    stress: Annotated[int, Spec(label=_("Stress"), ge=0, le=99)] = 0
+    acted: Annotated[bool, Spec(label=_("A agi ce tour"))] = False
+
+    def check(self) -> dict[str, str]:
+        if self.sante > self.sante_max:
+            return {"sante": _("Santé : ne peut dépasser la Santé maximale ({max}).").format(max=self.sante_max)}
+        return {}
+
+
+@dataclass(frozen=True, slots=True)
+class Advantage:
+    """+1d6 for the allies against this NPC, gained by a manoeuvre."""
+
+    effect: Annotated[str, Spec(label=_("Effet"), max_length=120)] = ""
+    by: Annotated[str, Spec(label=_("Obtenu par (nom du PJ)"), max_length=60)] = ""
+    until_turn: Annotated[
+        int | None,
+        Spec(label=_("Jusqu'à la fin du tour"), ge=0, le=999, help=_("Vide : tant qu'on n'y met pas fin.")),
+    ] = None
+
+
+@dataclass(frozen=True, slots=True)
+class NpcState:
+    name: Annotated[str, Spec(label=_("Nom du PNJ"), max_length=60)] = "PNJ"
+    menace: Annotated[int, Spec(label=_("Menace"), ge=1, le=3)] = 1
+    sante: Annotated[int, Spec(label=_("Santé"), ge=0, le=99)] = 3
+    sante_max: Annotated[int, Spec(label=_("Santé de départ"), ge=1, le=99)] = 3
+    weapon: Annotated[int, Spec(label=_("Dégâts de l'arme"), ge=0, le=20)] = 2
+    protection: Annotated[int, Spec(label=_("Protection"), ge=0, le=10)] = 0
+    cover: Annotated[int, Spec(label=_("Couvert (malus de dés)"), ge=0, le=3)] = 0
+    boss: Annotated[bool, Spec(label=_("Boss ou calamité"))] = False
+    attacks_left: Annotated[
+        int | None, Spec(label=_("Attaques restantes ce tour"), ge=0, le=3, help=_("Vide : autant que sa Menace."))
+    ] = None
+    advantages: Annotated[
+        tuple[Advantage, ...], Spec(label=_("Avantages des alliés contre ce PNJ"), min_items=0, max_items=8)
+    ] = ()
+
+    @property
+    def attacks(self) -> int:
+        return self.menace if self.attacks_left is None else min(self.attacks_left, self.menace)
+
+    def check(self) -> dict[str, str]:
+        errors: dict[str, str] = {}
+        if self.sante > self.sante_max:
+            errors["sante"] = _("Santé : ne peut dépasser la Santé de départ ({max}).").format(max=self.sante_max)
+        if self.attacks_left is not None and self.attacks_left > self.menace:
+            errors["attacks_left"] = _("Attaques restantes : au plus la Menace ({menace}).").format(menace=self.menace)
+        return errors
+
+
+# --- filling the calculator ---------------------------------------------------------------------
+
+
+def _pc_fields(pc: PcState) -> dict[str, Any]:
+    return {
+        "name": pc.name,
+        "attribute": pc.attribute,
+        "speciality": pc.speciality,
+        "weapon": pc.weapon,
+        "weapon_area": pc.weapon_area,
+        "weapon_limit": pc.weapon_limit,
+        "armour": pc.armour,
+        "cover": pc.cover,
+        "sante": pc.sante,
+        "sante_max": pc.sante_max,
+        "stress": pc.stress,
+    }
+
+
+def _npc_fields(npc: NpcState) -> dict[str, Any]:
+    return {
+        "name": npc.name,
+        "menace": npc.menace,
+        "sante": npc.sante,
+        "weapon": npc.weapon,
+        "protection": npc.protection,
+        "cover": npc.cover,
+        "boss": npc.boss,
+        "attacks_left": npc.attacks_left,
+    }
+
+
+def allies_advantage(npc: NpcState, actor: str) -> int:
+    """+1d6 per advantage gained against ``npc`` by someone else than ``actor`` (a PC's name)."""
+    return sum(1 for a in npc.advantages if a.by != actor)
+
+
+def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
+    """The calculator's fields from the bound PC, NPCs, opponent and interposer."""
+    out: dict[str, Any] = {}
+    pc = bindings.get("pc", ())
+    npcs = bindings.get("npcs", ())
+    opponent = bindings.get("opponent", ())
+    if pc:
+        out.update(rows("pc", _pc_fields(pc[0].state)))
+    for i, npc in enumerate(npcs):
+        out.update(rows(f"npcs.{i}", _npc_fields(npc.state)))
+    if pc and npcs:
+        out["pc.bonus_dice"] = min(6, allies_advantage(npcs[0].state, pc[0].state.name))
+    if opponent:
+        out.update(rows("opponent", _pc_fields(opponent[0].state)))
+    if interposer := bindings.get("interposer", ()):
+        ally: PcState = interposer[0].state
+        out["strike.interposer_name"] = ally.name
+        out["strike.interposer_protection"] = max(ally.armour, ally.cover)
+        out["strike.interposer_sante"] = ally.sante
+        out["strike.interposer_sante_max"] = ally.sante_max
+        out["strike.interposer_stress"] = ally.stress
+    if clock.turn == 0 and clock.ambush is Ambush.NPCS:
+        out["action"] = Action.NPC_AMBUSH.value
+    elif opponent and not npcs:
+        out["action"] = Action.OPPOSITION.value
+    elif len(npcs) > 1:
+        out["action"] = Action.AREA.value
+    out["ambush"] = clock.turn == 0 and clock.ambush is Ambush.PCS
+    return out
+
+
+def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
+    """A PC who has not acted yet; the first NPC still standing."""
+    standing = [f for f in fighters if not is_out(f)]
+    if role == "pc":
+        pcs = [f for f in standing if f.kind == PJ]
+        waiting = [f for f in pcs if not f.state.acted] or pcs
+        return tuple(f.key for f in waiting[:1])
+    if role == "npcs":
+        return tuple(f.key for f in standing if f.kind == PNJ)[:1]
+    return ()
+
+
+# --- Appliquer ------------------------------------------------------------------------------------
+
+_ACTIONS = (Action.ATTACK, Action.MANOEUVRE, Action.AREA, Action.NON_COMBAT, Action.OPPOSITION)
+_AGAINST_NPCS = (Action.ATTACK, Action.MANOEUVRE, Action.AREA)
+
+
+def _wounded(pc: PcState, numbers: Any, key: str) -> PcState:
+    if f"{key}_sante_after" not in numbers:
+        return pc
+    return replace(pc, sante=int(numbers[f"{key}_sante_after"]), stress=int(numbers[f"{key}_stress_after"]))
+
+
+def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) -> Applied:
+    """Write an exchange's consequences: Santé and Stress lost, NPC Santé, attacks spent, who acted."""
+    s, n = scenario, result.numbers
+    states: dict[str, Any] = {}
+    story: list[str] = []
+    notes: list[str] = []
+    npcs = bindings.get("npcs", ())
+    if pc := bindings.get("pc", ()):
+        state: PcState = _wounded(pc[0].state, n, "pc")
+        if s.action in _ACTIONS:
+            state = replace(state, acted=True)
+        elif s.action is Action.NPC_AMBUSH:
+            notes.append(_("Éviter un coup n'est pas une action : {name} garde son action.").format(name=state.name))
+        states[pc[0].key] = state
+    for event in result.events_of("npc_sante"):
+        index = int(event.data["target"])
+        if index < len(npcs):
+            npc = npcs[index]
+            states[npc.key] = replace(npc.state, sante=int(event.data["after"]))
+            if int(event.data["after"]) == 0:
+                story.append(_("{name} est hors de combat.").format(name=npc.state.name))
+    striker = s.strike.striker - 1
+    spent = 0
+    if "npc_attacks_left" in n and striker < len(npcs):
+        spent = npcs[striker].state.attacks - int(str(n["npc_attacks_left"]))
+    elif s.action is Action.NPC_AMBUSH and npcs:
+        striker, spent = 0, 1
+    if spent and striker < len(npcs):
+        npc = npcs[striker]
+        current: NpcState = states.get(npc.key, npc.state)
+        left = max(0, current.attacks - spent)
+        states[npc.key] = replace(current, attacks_left=left)
+        story.append(
+            _("{name} a dépensé {n} attaque(s) : il lui en reste {left} ce tour.").format(
+                name=current.name, n=spent, left=left
+            )
+        )
+    if s.action is Action.MANOEUVRE and n.get("effect") and s.effect_helps_allies and npcs and pc:
+        target = npcs[0]
+        current = states.get(target.key, target.state)
+        gained = Advantage(effect=s.effect or _("manœuvre"), by=pc[0].state.name, until_turn=clock.turn)
+        if len(current.advantages) < 8:
+            states[target.key] = replace(current, advantages=(*current.advantages, gained))
+            story.append(_("Les alliés gagnent +1d6 contre {name} jusqu'à la fin du tour.").format(name=current.name))
+    if (ally := bindings.get("interposer", ())) and s.strike.interpose and "ally_sante_after" in n:
+        states[ally[0].key] = replace(_wounded(ally[0].state, n, "ally"), acted=True)
+    if opponent := bindings.get("opponent", ()):
+        opp: PcState = _wounded(opponent[0].state, n, "opponent")
+        if s.action is Action.OPPOSITION:
+            opp = replace(opp, acted=True)
+        states[opponent[0].key] = opp
+    new_clock = replace(clock, engaged=True) if s.action in _AGAINST_NPCS and not clock.engaged else None
+    return Applied(states=states, clock=new_clock, story=tuple(story), notes=tuple(notes))
+
+
+# --- the turn --------------------------------------------------------------------------------------
+
+
+def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> Applied:
+    """End of the turn: every PC may act again, NPCs get their Menace in attacks, advantages that
+    last until this turn's end fade, and an idle turn lets the adversity move on."""
+    states: dict[str, Any] = {}
+    story: list[str] = []
+    for f in fighters:
+        if f.kind == PJ and f.state.acted:
+            states[f.key] = replace(f.state, acted=False)
+        elif f.kind == PNJ:
+            npc: NpcState = f.state
+            if is_out(f):
+                continue
+            lost = npc.attacks
+            kept = tuple(a for a in npc.advantages if a.until_turn is None or a.until_turn > clock.turn)
+            if npc.attacks_left is not None or kept != npc.advantages:
+                states[f.key] = replace(npc, attacks_left=None, advantages=kept)
+            if lost and clock.turn > 0:
+                story.append(_("{name} perd {n} attaque(s) non dépensée(s).").format(name=npc.name, n=lost))
+            for a in npc.advantages:
+                if a not in kept:
+                    story.append(
+                        _("L'avantage « {effect} » contre {name} prend fin.").format(effect=a.effect, name=npc.name)
+                    )
+    if clock.turn > 0 and not clock.engaged and any(f.kind == PNJ and not is_out(f) for f in fighters):
+        story.append(
+            _(
+                "Aucun PJ n'a agi contre les PNJ ce tour : ils n'attendent pas (un couvert tombe, une issue se "
+                "ferme, des renforts arrivent)."
+            )
+        )
+    new_clock = Clock(turn=clock.turn + 1, ambush=clock.ambush, engaged=False)
+    story.insert(0, _("{label} : {next} commence.").format(label=advance_label(clock), next=clock_label(new_clock)))
+    return Applied(states=states, clock=new_clock, story=tuple(story))
+
+
+def clock_label(clock: Clock) -> str:
+    if clock.turn == 0:
+        return _("Embuscade, avant le premier tour")
+    return _("Tour {n}").format(n=clock.turn)
+
+
+def advance_label(clock: Clock) -> str:
+    if clock.turn == 0:
+        return _("Fin de l'embuscade")
+    return _("Fin du tour {n}").format(n=clock.turn)
+
+
+def is_out(f: Fighter) -> bool:
+    return bool(f.state.sante == 0)
+
+
+def bars(f: Fighter) -> tuple[Bar, ...]:
+    if f.kind == PJ:
+        pc: PcState = f.state
+        return (Bar("sante", _("Santé"), pc.sante, pc.sante_max), Bar("stress", _("Stress"), pc.stress, 0, "stress"))
+    npc: NpcState = f.state
+    return (
+        Bar("sante", _("Santé"), npc.sante, npc.sante_max),
+        Bar("attacks_left", _("Attaques ce tour"), npc.attacks, npc.menace, "resource"),
+    )
+
+
+def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
+    out: list[str] = []
+    if f.kind == PJ:
+        pc: PcState = f.state
+        out.append(tier_of(pc.sante, pc.sante_max, table.rules))
+        if pc.acted:
+            out.append(_("a agi"))
+        return tuple(out)
+    npc: NpcState = f.state
+    if npc.sante == 0:
+        return (_("hors de combat"),)
+    out.append(_("Menace {n}").format(n=npc.menace))
+    if npc.boss:
+        out.append(_("boss"))
+    if npc.advantages:
+        out.append(_("+{n}d6 pour les alliés").format(n=len(npc.advantages)))
+    return tuple(out)
+
+
+def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
+    npcs = [f for f in fighters if f.kind == PNJ]
+    pcs = [f for f in fighters if f.kind == PJ]
+    if npcs and all(is_out(f) for f in npcs):
+        return (_("Plus aucun PNJ ne peut riposter : le conflit s'arrête."),)
+    if pcs and all(is_out(f) for f in pcs):
+        return (_("Plus aucun PJ ne peut combattre : le conflit se règle par la fiction (fuite, capture, reddition)."),)
+    return ()
+
+
+def blank(kind: str, name: str) -> dict[str, Any]:
+    return {"name": name}
+
+
+def npc_from_preset(values: Any) -> dict[str, Any]:
+    keys = ("name", "menace", "sante", "weapon", "protection", "boss")
+    data = {k: values[k] for k in keys if k in values}
+    if "sante" in data:
+        data["sante_max"] = data["sante"]
+    return data
+
+
+RULES = register(
+    EncounterRules(
+        system="encore",
+        kinds=(
+            Kind(PJ, _("PJ"), PcState),
+            Kind(PNJ, _("PNJ"), NpcState, preset_group="npc", from_preset=npc_from_preset),
+        ),
+        pages=(
+            Page(
+                slug="encore",
+                label=_("Action d'un PJ"),
+                roles=(
+                    Role("pc", _("PJ qui agit"), (PJ,)),
+                    Role("npcs", _("PNJ visé(s)"), (PNJ,), many=8, required=False),
+                    Role("opponent", _("PJ opposé"), (PJ,), required=False),
+                    Role("interposer", _("PJ qui peut s'interposer"), (PJ,), required=False),
+                ),
+                fill=fill,
+                apply=apply,
+                suggest=suggest,
+            ),
+        ),
+        clock_type=Clock,
+        clock_label=clock_label,
+        advance_label=advance_label,
+        advance=advance,
+        bars=bars,
+        badges=badges,
+        is_out=is_out,
+        status=status,
+        blank=blank,
+    )
+)
