@@ -169,7 +169,7 @@ def _state(rules: core.EncounterRules, kind: str, state: Any, where: str) -> dic
     try:
         return services.state_parse(rules, kind, state)
     except ScenarioError as exc:
-        message = "; ".join(f"{k} : {v}" if k not in v else v for k, v in exc.errors.items())
+        message = "; ".join(exc.errors.values())  # each message names its field
         raise ScenarioError({"file": f"{where} : {message}"}) from None
 
 

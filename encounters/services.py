@@ -177,9 +177,9 @@ def _commit(
         for u in updates:
             c = u.combatant
             is_new = c.pk is None
-            c_before = None if is_new else c.state
-            before = {"present": False if is_new else c.present, "state": c_before}
             kind = rules.kind(c.kind)
+            c_before = None if is_new else _normal(kind.state_type, c.state)
+            before = {"present": False if is_new else c.present, "state": c_before}
             c.state = u.state
             c.present = u.present
             c.name = str(u.state.get("name") or c.name)
@@ -212,6 +212,15 @@ def _commit(
             clock_after=dict(encounter.clock),
             detail=dict(detail or {}),
         )
+
+
+def _normal(state_type: type, state: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored state with every field spelled out (defaults included), for a faithful diff."""
+    try:
+        data: dict[str, Any] = to_data(parse(state_type, state))
+    except ScenarioError:
+        return dict(state)
+    return data
 
 
 # --- creating, adding, editing ------------------------------------------------------------------

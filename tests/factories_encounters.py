@@ -18,7 +18,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.PostGenerationMethodCall("set_password", PASSWORD)
 
     @factory.post_generation
-    def saved(obj, create, extracted, **kwargs):  # noqa: N805 - factory-boy's hook signature
+    def saved(obj, create, extracted, **kwargs):
         if create:
             obj.save()
 

@@ -182,3 +182,15 @@ def badges(text: Any) -> SafeString:
     return SafeString(
         _BADGE.sub(lambda m: f'<span class="badge badge-{m.group(1).lower()}">{m.group(1)}</span>', escaped)
     )
+
+
+@register.filter
+def duration_fr(value: Any) -> str:
+    """A timedelta the French way: « 1 h 30 min », « 45 min »."""
+    seconds = int(value.total_seconds()) if hasattr(value, "total_seconds") else int(value or 0)
+    hours, minutes = divmod(seconds // 60, 60)
+    if hours and minutes:
+        return f"{hours}\u00a0h\u00a0{minutes:02d}\u00a0min"
+    if hours:
+        return f"{hours}\u00a0h"
+    return f"{max(1, minutes)}\u00a0min"

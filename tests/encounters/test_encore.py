@@ -101,7 +101,13 @@ def test_the_seeds_aldric_fight_runs_over_two_turns_in_an_encounter(client, enco
 def test_undo_and_redo_walk_the_whole_history_back_and_forth(client, encounter):
     aldric = pc(encounter, **ALDRIC)
     bolt = crossbowman(client, encounter)
-    play(client, encounter, "encore", {"pc": aldric, "npcs": bolt}, {"pc.1": 5, "pc.2": 2, "pc.3": 3, "pc.4": 1, "pc.5": 4})
+    play(
+        client,
+        encounter,
+        "encore",
+        {"pc": aldric, "npcs": bolt},
+        {"pc.1": 5, "pc.2": 2, "pc.3": 3, "pc.4": 1, "pc.5": 4},
+    )
     advance(client, encounter)
     after = states(encounter)
     for _ in range(3):  # advance, apply, add
@@ -126,7 +132,13 @@ def test_undo_restores_a_clamped_santé_exactly(client, encounter):
         state={"name": "Loup", "menace": 1, "sante": 2, "sante_max": 5, "weapon": 2},
     )
     # three successes against Menace 1: weapon 3 + 2 = 5 damage on 2 Santé → 0 (3 absorbed)
-    play(client, encounter, "encore", {"pc": aldric, "npcs": wolf}, {"pc.1": 5, "pc.2": 6, "pc.3": 5, "pc.4": 1, "pc.5": 1})
+    play(
+        client,
+        encounter,
+        "encore",
+        {"pc": aldric, "npcs": wolf},
+        {"pc.1": 5, "pc.2": 6, "pc.3": 5, "pc.4": 1, "pc.5": 1},
+    )
     assert states(encounter)["Loup"]["sante"] == 0
     undo(client, encounter)
     assert states(encounter)["Loup"]["sante"] == 2
@@ -226,7 +238,13 @@ def test_the_ambush_turn_comes_before_the_first_and_an_avoid_roll_is_not_an_acti
 
     url = open_calculator(client, encounter, "encore", pc=aldric, npcs=bolt)
     assert "action=embuscade_pnj" in url
-    play(client, encounter, "encore", {"pc": aldric, "npcs": bolt}, {"pc.1": 1, "pc.2": 2, "pc.3": 3, "pc.4": 1, "pc.5": 1})
+    play(
+        client,
+        encounter,
+        "encore",
+        {"pc": aldric, "npcs": bolt},
+        {"pc.1": 1, "pc.2": 2, "pc.3": 3, "pc.4": 1, "pc.5": 1},
+    )
     s = states(encounter)
     assert s["Aldric"]["sante"] == 7
     assert s["Aldric"]["acted"] is False
