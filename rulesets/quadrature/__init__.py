@@ -6,6 +6,7 @@ Seed: ``000_415b80e59de2a9f9.txt`` (« 🐉 Adversaires »); decisions: ``docs/r
 from __future__ import annotations
 
 from rulesets.core.registry import Ruleset, register
+from rulesets.quadrature import encounter as encounter  # registers the encounter rules
 from rulesets.quadrature.engine import dice_for, resolve
 from rulesets.quadrature.examples import examples
 from rulesets.quadrature.model import Scenario

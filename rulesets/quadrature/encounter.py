@@ -1,0 +1,904 @@
+"""Quadrature adversaries inside an encounter: the living sheet of each creature or horde, the PCs'
+Garde, tokens and wounds received, and the round (seed ``000`` « 🐉 Adversaires »).
+
+* An adversary's state is the whole living sheet (:class:`~rulesets.quadrature.model.Adversary`:
+  parts, blocks and their ticked boxes, armour lost, fatigue, tokens, mental state, bleeding,
+  Sonné/Entravé, deck…) plus what the encounter counts per round: the ⚫ and ⚡ left, and whom it
+  is engaged with (by name). « Appliquer » writes back the sheet the engine returns after the
+  exchange (the last event's ``data["sheet"]``).
+* A PC's state is what the page's ``pc`` block needs (pool, Garde, tokens, bleeding) and what the
+  adversaries did to it: 💢 and 💔 received, fatigue, crans of the mental track, Sonné/Entravé.
+* The end of the round reuses the engine's round boundary (``mode = round``) for every adversary:
+  bleeding, then the next round's Endurance 🫁, Évasion 🍀 and Stabilité ◇ from the intact blocks,
+  then the Aura de terreur on the PCs it is engaged with. The PCs bleed and get their own tokens back
+  too, and the ⚫/⚡ of every adversary come back.
+
+Every decision the seed leaves open is a visible field (the clock's settings, the states' fields)
+and is written down in ``docs/rules/quadrature.md`` § « Dans une rencontre ».
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Annotated, Any
+
+from rulesets.core.dice import DiceRoll
+from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.i18n import _
+from rulesets.core.results import Result
+from rulesets.core.schema import ScenarioError, Spec, fields_of, flatten, parse, to_data, unflatten
+from rulesets.quadrature.engine import resolve
+from rulesets.quadrature.model import Adversary, Capability, Mode, Pc, PcSource, Scenario
+from rulesets.quadrature.model import Kind as SheetKind
+from rulesets.quadrature.narrative import of
+from rulesets.quadrature.sheet import (
+    capability_design,
+    capability_total,
+    card_available,
+    card_cost,
+    destroyed,
+    exhausted,
+    guard_modifier,
+    horde_mood,
+    horde_tokens,
+    members,
+    part_blocks,
+    threat,
+)
+
+ADV, PJ = "adversaire", "pj"
+MENTAL_MIN, MENTAL_MAX = -3, 3
+
+
+# --- the states -------------------------------------------------------------------------------------
+
+
+def reaction_max(adv: Adversary) -> int:
+    """The ⚡ of a round: the printed reactions, +1 with Réflexes de prédateur."""
+    return adv.reactions + (1 if adv.traits.predator_reflexes else 0)
+
+
+def total_boxes(adv: Adversary) -> int:
+    return sum(b.boxes for b in adv.blocks)
+
+
+def boxes_left(adv: Adversary) -> int:
+    return sum(b.left for b in adv.blocks)
+
+
+def _tick_one(adv: Adversary, ticked: list[int]) -> bool:
+    """One box lost by hand: a horde loses its first member left (sheet order); a creature ticks the
+    most damaged intact block (the seed's rule for boxes ticked without a part, § Hémorragie)."""
+    best: int | None = None
+    best_key: tuple[int, int] | None = None
+    for k, block in enumerate(adv.blocks):
+        left = block.boxes - ticked[k]
+        if left <= 0:
+            continue
+        if adv.kind is SheetKind.HORDE:
+            best = k
+            break
+        key = (ticked[k], -left)
+        if best_key is None or key > best_key:
+            best, best_key = k, key
+    if best is None:
+        return False
+    ticked[best] += 1
+    return True
+
+
+def _untick_one(adv: Adversary, ticked: list[int]) -> bool:
+    """One box back (a correction): the reverse of :func:`_tick_one`."""
+    candidates = [k for k in range(len(ticked)) if ticked[k] > 0]
+    if not candidates:
+        return False
+    k = candidates[-1] if adv.kind is SheetKind.HORDE else max(candidates, key=lambda i: (ticked[i], -i))
+    ticked[k] -= 1
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Foe(Adversary):
+    """An adversary (creature or horde) in the encounter: its whole living sheet, and the round's ⚫/⚡.
+
+    ``boxes_left`` and ``fatigue_left`` are adjustments, not stored values: a number there ticks or
+    unticks boxes until the sheet has that many left (the gauges' −/+ buttons use them), then the
+    field goes back to empty. The sheet's own ``blocks[].ticked`` and ``fatigue_ticked`` stay the truth.
+    """
+
+    ap_left: Annotated[
+        int | None,
+        Spec(
+            label=_("Points d'action ⚫ restants cette manche"), ge=0, le=6, help=_("Vide : tous ses points d'action.")
+        ),
+    ] = None
+    reactions_left: Annotated[
+        int | None,
+        Spec(
+            label=_("Réactions ⚡ restantes cette manche"),
+            ge=0,
+            le=5,
+            help=_("Vide : toutes (Réflexes de prédateur compris)."),
+        ),
+    ] = None
+    engaged: Annotated[
+        str,
+        Spec(
+            label=_("Engagé avec (noms, séparés par des virgules)"),
+            max_length=200,
+            help=_("Rempli par chaque échange ; l'Aura de terreur frappe ces personnages en début de manche."),
+        ),
+    ] = ""
+    boxes_left: Annotated[
+        int | None,
+        Spec(
+            label=_("Ajuster : cases ▢ restantes"),
+            ge=0,
+            le=480,
+            help=_("Vide : inchangé. Un nombre coche (ou décoche) des cases, sur le bloc intact le plus entamé."),
+        ),
+    ] = None
+    fatigue_left: Annotated[
+        int | None,
+        Spec(
+            label=_("Ajuster : cases de fatigue libres"),
+            ge=0,
+            le=20,
+            help=_("Vide : inchangé. Un nombre coche (ou décoche) des cases de fatigue."),
+        ),
+    ] = None
+
+    def __post_init__(self) -> None:
+        Adversary.__post_init__(self)
+        if self.fatigue_left is not None and self.fatigue_left <= self.fatigue_boxes:
+            object.__setattr__(self, "fatigue_ticked", self.fatigue_boxes - self.fatigue_left)
+            object.__setattr__(self, "fatigue_left", None)
+        if self.boxes_left is not None and self.boxes_left <= total_boxes(self):
+            ticked = [b.ticked for b in self.blocks]
+            target = self.boxes_left
+            while sum(b.boxes for b in self.blocks) - sum(ticked) > target and _tick_one(self, ticked):
+                pass
+            while sum(b.boxes for b in self.blocks) - sum(ticked) < target and _untick_one(self, ticked):
+                pass
+            blocks = tuple(replace(b, ticked=t) for b, t in zip(self.blocks, ticked, strict=True))
+            object.__setattr__(self, "blocks", blocks)
+            object.__setattr__(self, "boxes_left", None)
+
+    @property
+    def points(self) -> int:
+        """⚫ left this round."""
+        return self.action_points if self.ap_left is None else min(self.ap_left, self.action_points)
+
+    @property
+    def reactions_now(self) -> int:
+        """⚡ left this round."""
+        top = reaction_max(self)
+        return top if self.reactions_left is None else min(self.reactions_left, top)
+
+    def check(self) -> dict[str, str]:
+        errors = Adversary.check(self)
+        if self.ap_left is not None and self.ap_left > self.action_points:
+            errors["ap_left"] = _("⚫ restants : au plus ses points d'action ({n}).").format(n=self.action_points)
+        if self.reactions_left is not None and self.reactions_left > reaction_max(self):
+            errors["reactions_left"] = _("⚡ restantes : au plus {n} par manche.").format(n=reaction_max(self))
+        if self.fatigue_left is not None:
+            errors["fatigue_left"] = _("Cases de fatigue libres : au plus {n}.").format(n=self.fatigue_boxes)
+        if self.boxes_left is not None:
+            errors["boxes_left"] = _("Cases ▢ restantes : au plus {n}.").format(n=total_boxes(self))
+        return errors
+
+
+@dataclass(frozen=True, slots=True)
+class PcState:
+    """A PC as the adversaries see it: its roll, its Garde, its tokens, and what they did to it."""
+
+    name: Annotated[str, Spec(label=_("Nom du personnage"), max_length=60)] = "Personnage"
+    garde: Annotated[
+        int,
+        Spec(label=_("Garde (score de sa réaction de Garde)"), ge=0, le=40, help=_("Le seuil des attaques adverses.")),
+    ] = 10
+    attack: Annotated[int, Spec(label=_("Dernier score d'attaque"), ge=0, le=40)] = 10
+    source: Annotated[PcSource, Spec(label=_("Score du personnage"))] = PcSource.TYPED
+    characteristic: Annotated[int, Spec(label=_("Caractéristique (🟦)"), ge=0, le=6)] = 2
+    skill: Annotated[int, Spec(label=_("Compétence (🟨)"), ge=0, le=6)] = 2
+    skill_upgrades: Annotated[int, Spec(label=_("Dés de compétence améliorés ⬆ (🟫)"), ge=0, le=6)] = 0
+    endurance: Annotated[int, Spec(label=_("Endurance 🫁 (jetons par manche)"), ge=0, le=20)] = 1
+    endurance_tokens: Annotated[int, Spec(label=_("Jetons d'Endurance 🫁 restants"), ge=0, le=20)] = 1
+    stability: Annotated[int, Spec(label=_("Stabilité ◇ (jetons par manche)"), ge=0, le=20)] = 1
+    stability_tokens: Annotated[int, Spec(label=_("Jetons de Stabilité ◇ restants"), ge=0, le=20)] = 1
+    fatigue_boxes: Annotated[int, Spec(label=_("Cases de fatigue 💧"), ge=1, le=20)] = 5
+    fatigue_ticked: Annotated[int, Spec(label=_("Cases de fatigue cochées"), ge=0, le=20)] = 0
+    light: Annotated[int, Spec(label=_("Blessures légères 💢 reçues"), ge=0, le=99)] = 0
+    heavy: Annotated[int, Spec(label=_("Blessures graves 💔 reçues"), ge=0, le=99)] = 0
+    mental: Annotated[
+        int,
+        Spec(label=_("Piste mentale (−3 peur … 0 … +3 colère)"), ge=MENTAL_MIN, le=MENTAL_MAX),
+    ] = 0
+    bleeding: Annotated[int, Spec(label=_("Jetons d'Hémorragie 🩸"), ge=0, le=20)] = 0
+    stunned: Annotated[bool, Spec(label=_("Sonné 🫨"))] = False
+    entangled: Annotated[bool, Spec(label=_("Entravé 🕸️"))] = False
+
+    def check(self) -> dict[str, str]:
+        errors: dict[str, str] = {}
+        if self.fatigue_ticked > self.fatigue_boxes:
+            errors["fatigue_ticked"] = _("Plus de cases cochées ({t}) que de cases de fatigue ({n}).").format(
+                t=self.fatigue_ticked, n=self.fatigue_boxes
+            )
+        if self.source is PcSource.ROLLED and self.skill_upgrades > self.skill:
+            errors["skill_upgrades"] = _("Seuls les dés de compétence s'améliorent : {n} au plus.").format(n=self.skill)
+        return errors
+
+    @property
+    def exhausted(self) -> bool:
+        return self.fatigue_ticked >= self.fatigue_boxes
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    round: Annotated[int, Spec(label=_("Manche"), ge=1, le=999)] = 1
+    stunned_ends: Annotated[bool, Spec(label=_("Sonné 🫨 prend fin à la fin de la manche"))] = True
+    entangled_ends: Annotated[bool, Spec(label=_("Entravé 🕸️ prend fin à la fin de la manche"))] = False
+    pc_bleed: Annotated[
+        bool, Spec(label=_("Les personnages saignent aussi en fin de manche (1 💢 par jeton 🩸, puis un de moins)"))
+    ] = True
+
+
+# --- sheet ↔ state ------------------------------------------------------------------------------------
+
+_SHEET_FIELDS = tuple(f.name for f in fields(Adversary))
+
+
+def to_sheet(foe: Adversary) -> Adversary:
+    """The engine's sheet of a state (the encounter's own counters left out)."""
+    return Adversary(**{name: getattr(foe, name) for name in _SHEET_FIELDS})
+
+
+def with_sheet(foe: Foe, sheet: Adversary) -> Foe:
+    """``foe`` with the sheet an exchange returned; its name and printed ⚫ stay the encounter's."""
+    values = {name: getattr(sheet, name) for name in _SHEET_FIELDS}
+    values.update(name=foe.name, action_points=foe.action_points)
+    return Foe(**values, ap_left=foe.ap_left, reactions_left=foe.reactions_left, engaged=foe.engaged)
+
+
+def sheet_after(result: Result) -> Adversary | None:
+    """The sheet after the exchange: the last event's ``data["sheet"]``."""
+    if not result.events or "sheet" not in result.events[-1].data:
+        return None
+    data = result.events[-1].data["sheet"]
+    sheet: Adversary = parse(Adversary, data)
+    return sheet
+
+
+def _bounded(state: Any, notes: list[str]) -> Any:
+    """A state whose counters went past their bounds (tokens piling up) is held at the bound, said."""
+    try:
+        parse(type(state), to_data(state))
+    except ScenarioError:
+        changes: dict[str, Any] = {}
+        for info in fields_of(type(state)):
+            value = getattr(state, info.name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                continue
+            top, bottom = info.spec.le, info.spec.ge
+            if top is not None and value > top:
+                changes[info.name] = top
+            elif bottom is not None and value < bottom:
+                changes[info.name] = bottom
+            if info.name in changes:
+                notes.append(
+                    _("{name} — {label} : {v} dépasse la fiche, tenu à {b}.").format(
+                        name=state.name, label=info.spec.label, v=value, b=changes[info.name]
+                    )
+                )
+        return replace(state, **changes)
+    return state
+
+
+def _engaged_names(foe: Foe) -> list[str]:
+    return [n.strip() for n in foe.engaged.split(",") if n.strip()]
+
+
+def _engage(foe: Foe, name: str) -> Foe:
+    names = _engaged_names(foe)
+    if name in names:
+        return foe
+    text = ", ".join([*names, name])
+    return replace(foe, engaged=text) if len(text) <= 200 else foe
+
+
+# --- filling the calculator ---------------------------------------------------------------------------
+
+_DEFAULT_ROWS = {"parts": len(Adversary().parts), "blocks": len(Adversary().blocks), "deck": len(Adversary().deck)}
+_BLANK_ROW = {"parts": ("name", ""), "blocks": ("boxes", 0), "deck": ("name", "")}
+
+
+def playable(foe: Foe) -> int:
+    """The ⚫ the calculator may spend: those left; with none left and a ⚡ left, the printed ⚫ (a
+    card played then is a reaction)."""
+    if foe.points == 0 and foe.reactions_now > 0:
+        return foe.action_points
+    return foe.points
+
+
+def can_act(foe: Foe) -> bool:
+    return not exhausted(foe) and not destroyed(foe) and (foe.points > 0 or foe.reactions_now > 0)
+
+
+def _first_card(sheet: Adversary, points: int) -> int:
+    """The first card still in the deck that it can pay (an attack first), 1-based."""
+    usable = [i for i, c in enumerate(sheet.deck, start=1) if card_available(sheet, c)]
+    affordable = [i for i in usable if card_cost(sheet, sheet.deck[i - 1]) <= points]
+    attacks = [i for i in affordable if sheet.deck[i - 1].attack]
+    return (attacks or affordable or usable or [1])[0]
+
+
+def _first_part(sheet: Adversary) -> int:
+    """The first part with an intact block, 1-based (a horde is struck as one: part 1)."""
+    if sheet.kind is SheetKind.HORDE:
+        return 1
+    for i in range(len(sheet.parts)):
+        if any(sheet.blocks[k].intact for k in part_blocks(sheet, i)):
+            return i + 1
+    return 1
+
+
+def _allied(foe: Foe, allies: tuple[Fighter, ...]) -> int:
+    """◇ that hive-mind allies share with ``foe`` (Esprit de ruche), beyond its own field."""
+    if not foe.traits.hive_mind:
+        return 0
+    return sum(a.state.stability_tokens for a in allies if a.state.traits.hive_mind)
+
+
+def _pc_fields(pc: PcState, mode: Mode) -> dict[str, Any]:
+    return {
+        "name": pc.name,
+        "source": pc.source.value,
+        "score": pc.attack if mode is Mode.PC_ATTACK else pc.garde,
+        "characteristic": pc.characteristic,
+        "skill": pc.skill,
+        "skill_upgrades": pc.skill_upgrades,
+        "bleeding": pc.bleeding > 0,
+        "endurance_tokens": pc.endurance_tokens,
+        "stability_tokens": pc.stability_tokens,
+    }
+
+
+def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
+    """The calculator's fields: the adversary's living sheet (with its ⚫ left), the PC's pool and
+    Garde, a card it can still play, a part still standing."""
+    out: dict[str, Any] = {}
+    mode = Mode.ADVERSARY_ATTACK
+    if adversary := bindings.get("adversary", ()):
+        foe: Foe = adversary[0].state
+        sheet = to_sheet(foe)
+        points = playable(foe)
+        shared = sheet.allied_stability + _allied(foe, bindings.get("allies", ()))
+        data = to_data(replace(sheet, action_points=points, allied_stability=min(40, shared)))
+        out.update(rows("adversary", flatten(data)))
+        for key, count in _DEFAULT_ROWS.items():
+            field, blank = _BLANK_ROW[key]
+            for i in range(len(data[key]), count):
+                out[f"adversary.{key}.{i}.{field}"] = blank
+        out["card"] = _first_card(sheet, points)
+        out["target_part"] = _first_part(sheet)
+        if not can_act(foe):
+            mode = Mode.PC_ATTACK
+            out["mode"] = mode.value
+    if pc := bindings.get("pc", ()):
+        out.update(rows("pc", _pc_fields(pc[0].state, mode)))
+    return out
+
+
+def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
+    """An adversary still standing that can act (else any standing); a PC still standing."""
+    standing = [f for f in fighters if not is_out(f)]
+    if role == "adversary":
+        foes = [f for f in standing if f.kind == ADV]
+        ready = [f for f in foes if can_act(f.state)] or foes
+        return tuple(f.key for f in ready[:1])
+    if role == "pc":
+        return tuple(f.key for f in standing if f.kind == PJ)[:1]
+    return ()
+
+
+# --- Appliquer ----------------------------------------------------------------------------------------
+
+
+def _num(numbers: Mapping[str, Any], key: str) -> int:
+    """A number of the result as an int (absent: 0; a flag: 0 or 1)."""
+    value = numbers.get(key)
+    if isinstance(value, bool | int):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return 0
+    return 0
+
+
+def _spend(before: Foe, foe: Foe, cost: int, what: str, story: list[str]) -> Foe:
+    """Pay ``cost`` ⚫ for ``what``; with no ⚫ left, a ⚡ pays it (a reaction)."""
+    points = before.points
+    if points >= cost:
+        left = points - cost
+        story.append(
+            _("{name} joue « {what} » : {cost} ⚫, il lui en reste {left} cette manche.").format(
+                name=foe.name, what=what, cost=cost, left=left
+            )
+        )
+        return replace(foe, ap_left=left)
+    if points == 0 and before.reactions_now > 0:
+        left = before.reactions_now - 1
+        story.append(
+            _("{name} joue « {what} » en réaction ⚡ : il lui en reste {left} cette manche.").format(
+                name=foe.name, what=what, left=left
+            )
+        )
+        return replace(foe, reactions_left=left)
+    story.append(
+        _("{name} joue « {what} » sans en avoir les ⚫ ({points} pour {cost}) : plus aucun cette manche.").format(
+            name=foe.name, what=what, points=points, cost=cost
+        )
+    )
+    return replace(foe, ap_left=0)
+
+
+def _mental(pc: PcState, ups: int, downs: int, lines: list[str]) -> PcState:
+    """Each 🔺/🔻 is absorbed by a Stabilité ◇ token first; then the PC's track moves (−3 … +3)."""
+    tokens, track = pc.stability_tokens, pc.mental
+    for sym, step, count in (("🔺", 1, ups), ("🔻", -1, downs)):
+        for _k in range(count):
+            if tokens > 0:
+                tokens -= 1
+                lines.append(
+                    _("{sym} absorbé par un jeton ◇ {of} ({n} restant(s)).").format(sym=sym, of=of(pc.name), n=tokens)
+                )
+            else:
+                before = track
+                track = max(MENTAL_MIN, min(MENTAL_MAX, track + step))
+                lines.append(
+                    _("{sym} : la piste mentale {of} passe de {a:+d} à {b:+d}.").format(
+                        sym=sym, of=of(pc.name), a=before, b=track
+                    )
+                )
+    return replace(pc, stability_tokens=tokens, mental=track)
+
+
+def suffer(pc: PcState, numbers: Mapping[str, Any]) -> tuple[PcState, list[str]]:
+    """What an adversary's card did to the PC (``pc_*`` numbers of the result)."""
+    lines: list[str] = []
+    light, heavy = _num(numbers, "pc_light"), _num(numbers, "pc_heavy")
+    if light or heavy:
+        pc = replace(pc, light=min(99, pc.light + light), heavy=min(99, pc.heavy + heavy))
+        got = " ".join(t for t in (f"{light} 💢" if light else "", f"{heavy} 💔" if heavy else "") if t)
+        lines.append(
+            _("{name} encaisse {got} (en tout {l} 💢, {h} 💔).").format(name=pc.name, got=got, l=pc.light, h=pc.heavy)
+        )
+    fatigue = _num(numbers, "pc_fatigue")
+    if fatigue:
+        least = max(1, _num(numbers, "pc_fatigue_min_boxes"))
+        spent = min(pc.endurance_tokens, max(0, fatigue - least))
+        boxes = max(least, fatigue - spent)
+        room = pc.fatigue_boxes - pc.fatigue_ticked
+        ticked = min(boxes, room)
+        pc = replace(pc, endurance_tokens=pc.endurance_tokens - spent, fatigue_ticked=pc.fatigue_ticked + ticked)
+        lines.append(
+            _("{name} : {f} 💧, {s} jeton(s) 🫁 dépensé(s), {b} case(s) cochée(s) ({t}/{n}).").format(
+                name=pc.name, f=fatigue, s=spent, b=ticked, t=pc.fatigue_ticked, n=pc.fatigue_boxes
+            )
+        )
+        if pc.exhausted:
+            lines.append(_("{name} est Épuisé : hors de combat.").format(name=pc.name))
+    pc = _mental(pc, _num(numbers, "pc_up"), _num(numbers, "pc_down"), lines)
+    bleed = _num(numbers, "pc_bleed")
+    if bleed:
+        pc = replace(pc, bleeding=min(20, pc.bleeding + bleed))
+        lines.append(_("{name} saigne : {n} jeton(s) 🩸.").format(name=pc.name, n=pc.bleeding))
+    if numbers.get("pc_stunned") and not pc.stunned:
+        pc = replace(pc, stunned=True)
+        lines.append(_("{name} est Sonné 🫨.").format(name=pc.name))
+    if numbers.get("pc_entangled") and not pc.entangled:
+        pc = replace(pc, entangled=True)
+        lines.append(_("{name} est Entravé 🕸️.").format(name=pc.name))
+    return pc, lines
+
+
+def standing_line(foe: Adversary) -> str:
+    """What the creature still has, in one line (never what it lost)."""
+    if foe.kind is SheetKind.HORDE:
+        return _("{name} : {m} membre(s) debout, {t} jeton(s) 🕷️, {mood}.").format(
+            name=foe.name, m=members(foe), t=horde_tokens(foe), mood=horde_mood(foe).label
+        )
+    intact = sum(1 for b in foe.blocks if b.intact)
+    return _("{name} : {left} case(s) ▢ sur {total}, {k} bloc(s) intact(s) sur {n}, fatigue {f}/{fb}.").format(
+        name=foe.name,
+        left=boxes_left(foe),
+        total=total_boxes(foe),
+        k=intact,
+        n=len(foe.blocks),
+        f=foe.fatigue_ticked,
+        fb=foe.fatigue_boxes,
+    )
+
+
+def _share_spent(foe: Foe, spent: int, allies: tuple[Fighter, ...], states: dict[str, Any], story: list[str]) -> Foe:
+    """Esprit de ruche: the shared ◇ spent come off the allies first, then off ``foe``'s own field."""
+    for ally in allies:
+        if spent <= 0:
+            break
+        other: Foe = states.get(ally.key, ally.state)
+        if not other.traits.hive_mind or other.stability_tokens <= 0:
+            continue
+        take = min(spent, other.stability_tokens)
+        spent -= take
+        states[ally.key] = replace(other, stability_tokens=other.stability_tokens - take)
+        story.append(_("{ally} cède {n} ◇ à la réserve commune (Esprit de ruche).").format(ally=other.name, n=take))
+    return replace(foe, allied_stability=max(0, foe.allied_stability - spent))
+
+
+def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) -> Applied:
+    """Write the exchange back: the adversary's sheet, its ⚫/⚡ spent, whom it is engaged with, the
+    hive's shared ◇; the PC's Garde or attack score, and what the card did to it."""
+    s, n = scenario, result.numbers
+    states: dict[str, Any] = {}
+    story: list[str] = []
+    notes: list[str] = []
+    pc_bound = bindings.get("pc", ())
+    allies = bindings.get("allies", ())
+    if adversary := bindings.get("adversary", ()):
+        f = adversary[0]
+        before: Foe = f.state
+        after = sheet_after(result)
+        foe = with_sheet(before, after) if after is not None else before
+        if s.mode is Mode.ADVERSARY_ATTACK and 1 <= s.card <= len(s.adversary.deck):
+            card = s.adversary.deck[s.card - 1]
+            foe = _spend(before, foe, card_cost(s.adversary, card), card.name, story)
+        elif s.mode is Mode.HYPNOTIC_GAZE:
+            foe = _spend(before, foe, _num(n, "cost") or 1, _("Regard hypnotique"), story)
+        elif s.mode is Mode.ROUND:
+            foe = replace(foe, ap_left=None, reactions_left=None)
+            notes.append(_("Fin de manche appliquée à la main pour {name} seul.").format(name=foe.name))
+        if after is not None:
+            spent = s.adversary.allied_stability - after.allied_stability
+            foe = replace(foe, allied_stability=before.allied_stability)
+            if spent > 0 and s.adversary.traits.hive_mind:
+                foe = _share_spent(foe, spent, allies, states, story)
+        if pc_bound and s.mode is not Mode.ROUND:
+            foe = _engage(foe, pc_bound[0].state.name)
+        if s.mode is Mode.PC_ATTACK:
+            story.append(standing_line(foe))
+        states[f.key] = _bounded(foe, notes)
+    if pc_bound:
+        p = pc_bound[0]
+        pc: PcState = p.state
+        if s.mode is Mode.ADVERSARY_ATTACK and "garde" in n:
+            pc = replace(pc, garde=max(0, min(40, _num(n, "garde"))))
+            pc, lines = suffer(pc, n)
+            story += lines
+        elif s.mode is Mode.PC_ATTACK and "score" in n:
+            pc = replace(pc, attack=max(0, min(40, _num(n, "score"))))
+        elif s.mode is Mode.HYPNOTIC_GAZE:
+            pc = replace(pc, stability_tokens=0, entangled=True)
+        elif s.mode is Mode.ROUND and "pc_stability_after" in n:
+            lines = []
+            pc = replace(pc, stability_tokens=min(pc.stability_tokens, _num(n, "pc_stability_after")))
+            if _num(n, "pc_down"):
+                pc = _mental(replace(pc, stability_tokens=0), 0, _num(n, "pc_down"), lines)
+            story += lines
+        states[p.key] = _bounded(pc, notes)
+    return Applied(states=states, story=tuple(story), notes=tuple(notes))
+
+
+# --- the round -----------------------------------------------------------------------------------------
+
+
+def _pc_for_engine(pc: PcState | None) -> Pc:
+    if pc is None:
+        return Pc()
+    return Pc(
+        name=pc.name,
+        bleeding=pc.bleeding > 0,
+        endurance_tokens=pc.endurance_tokens,
+        stability_tokens=pc.stability_tokens,
+    )
+
+
+def _round_of(foe: Foe, pc: PcState | None, table: Scenario) -> Result:
+    """The engine's round boundary for one adversary (``mode = round``), with the table's settings."""
+    s = Scenario(
+        mode=Mode.ROUND,
+        adversary=to_sheet(foe),
+        pc=_pc_for_engine(pc),
+        faces=table.faces,
+        pc_faces=table.pc_faces,
+        settings=table.settings,
+    )
+    return resolve(s, DiceRoll({}))
+
+
+def _pc_round(pc: PcState, clock: Clock, table: Scenario, story: list[str]) -> PcState:
+    """A PC's end of round (bleeding, states that end) and start of the next (its tokens back)."""
+    if clock.pc_bleed and pc.bleeding:
+        light = min(99, pc.light + pc.bleeding)
+        story.append(
+            _("{name} saigne : {n} 💢 sans armure (en tout {l}), la plaie se referme d'un cran.").format(
+                name=pc.name, n=pc.bleeding, l=light
+            )
+        )
+        pc = replace(pc, light=light, bleeding=pc.bleeding - 1)
+    if clock.stunned_ends and pc.stunned:
+        pc = replace(pc, stunned=False)
+        story.append(_("{name} n'est plus Sonné.").format(name=pc.name))
+    if clock.entangled_ends and pc.entangled:
+        pc = replace(pc, entangled=False)
+        story.append(_("{name} se dégage : plus Entravé.").format(name=pc.name))
+    stack = table.settings.tokens_accumulate
+    endurance = min(20, pc.endurance_tokens + pc.endurance if stack else pc.endurance)
+    stability = min(20, pc.stability_tokens + pc.stability if stack else pc.stability)
+    if (endurance, stability) != (pc.endurance_tokens, pc.stability_tokens):
+        story.append(_("{name} retrouve ses jetons : 🫁 {e} · ◇ {s}.").format(name=pc.name, e=endurance, s=stability))
+    return replace(pc, endurance_tokens=endurance, stability_tokens=stability)
+
+
+def _foe_round(f: Fighter, clock: Clock, table: Scenario, pcs: dict[str, tuple[str, PcState]], story: list[str]) -> Foe:
+    """An adversary's end of round through the engine, then the Aura de terreur on the engaged PCs."""
+    foe: Foe = f.state
+    engaged = [pcs[name] for name in _engaged_names(foe) if name in pcs]
+    result = _round_of(foe, engaged[0][1] if engaged else None, table)
+    after = sheet_after(result)
+    new = with_sheet(foe, after) if after is not None else foe
+    new = replace(new, ap_left=None, reactions_left=None)
+    n = result.numbers
+    if _num(n, "bleed_ticked"):
+        story.append(
+            _("{name} saigne : {k} case(s) cochée(s) sur ses blessures ouvertes, il reste {t} jeton(s) 🩸.").format(
+                name=foe.name, k=_num(n, "bleed_ticked"), t=new.bleeding
+            )
+        )
+        for event in result.events_of("block_destroyed"):
+            story.append(_("{label} : {lost}.").format(label=event.label, lost=event.value))
+    if result.outcome == "destroyed":
+        story.append(_("L'hémorragie achève {name}.").format(name=foe.name))
+    if clock.stunned_ends and new.stunned:
+        new = replace(new, stunned=False)
+        story.append(_("{name} n'est plus Sonné.").format(name=foe.name))
+    if clock.entangled_ends and new.entangled:
+        new = replace(new, entangled=False)
+        story.append(_("{name} se dégage : plus Entravé.").format(name=foe.name))
+    if not destroyed(new) and not exhausted(new):
+        story.append(regen_line(new))
+    if foe.traits.terror_aura:
+        for i, (key, pc) in enumerate(engaged):
+            numbers = n if i == 0 else _round_of(foe, pc, table).numbers
+            if "pc_stability_after" not in numbers:
+                continue
+            lines: list[str] = []
+            if _num(numbers, "pc_down"):
+                pc = _mental(replace(pc, stability_tokens=0), 0, _num(numbers, "pc_down"), lines)
+                story.append(_("Aura de terreur {of} : {pc} n'a plus de ◇.").format(of=of(foe.name), pc=pc.name))
+                story += lines
+            else:
+                pc = replace(pc, stability_tokens=_num(numbers, "pc_stability_after"))
+                story.append(
+                    _("Aura de terreur {of} : {pc} perd 1 ◇ ({n} restant(s)).").format(
+                        of=of(foe.name), pc=pc.name, n=pc.stability_tokens
+                    )
+                )
+            pcs[pc.name] = (key, pc)
+    return new
+
+
+def regen_line(foe: Foe) -> str:
+    """The new round's resources, as the sheet shows them (what it still has)."""
+    bits = [_("⚫ {n}").format(n=foe.action_points)]
+    if reaction_max(foe):
+        bits.append(_("⚡ {n}").format(n=reaction_max(foe)))
+    for cap, sym, value in (
+        (Capability.ENDURANCE, "🫁", foe.endurance_tokens),
+        (Capability.EVASION, "🍀", foe.evasion_tokens),
+        (Capability.STABILITY, "◇", foe.stability_tokens),
+    ):
+        if capability_design(foe, cap) or value:
+            bits.append(f"{sym} {value}")
+    return _("{name} reprend son souffle : {bits}.").format(name=foe.name, bits=" · ".join(bits))
+
+
+def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> Applied:
+    """End of the round, start of the next: the PCs bleed and get their tokens back, then every
+    adversary goes through the engine's round boundary (bleeding, regeneration from intact blocks,
+    Aura de terreur on the PCs it is engaged with) and gets its ⚫/⚡ back."""
+    states: dict[str, Any] = {}
+    story: list[str] = []
+    notes: list[str] = []
+    pcs: dict[str, tuple[str, PcState]] = {}
+    for f in fighters:
+        if f.kind == PJ:
+            pcs[f.state.name] = (f.key, _pc_round(f.state, clock, table, story))
+    for f in fighters:
+        if f.kind != ADV or destroyed(f.state):
+            continue
+        new = _foe_round(f, clock, table, pcs, story)
+        if new != f.state:
+            states[f.key] = _bounded(new, notes)
+    originals = {f.key: f.state for f in fighters}
+    for key, pc in pcs.values():
+        if pc != originals.get(key):
+            states[key] = _bounded(pc, notes)
+    new_clock = replace(clock, round=clock.round + 1)
+    story.insert(0, _("{label} : la manche {n} commence.").format(label=advance_label(clock), n=new_clock.round))
+    return Applied(states=states, clock=new_clock, story=tuple(story), notes=tuple(notes))
+
+
+def clock_label(clock: Clock) -> str:
+    return _("Manche {n}").format(n=clock.round)
+
+
+def advance_label(clock: Clock) -> str:
+    return _("Fin de la manche {n}").format(n=clock.round)
+
+
+# --- what the encounter page shows -----------------------------------------------------------------------
+
+
+def is_out(f: Fighter) -> bool:
+    if f.kind == ADV:
+        return destroyed(f.state) or exhausted(f.state)
+    return bool(f.state.exhausted)
+
+
+def bars(f: Fighter) -> tuple[Bar, ...]:
+    if f.kind == PJ:
+        pc: PcState = f.state
+        return (
+            Bar("garde", _("Garde"), pc.garde, 0, "resource"),
+            Bar("endurance_tokens", _("Endurance 🫁"), pc.endurance_tokens, pc.endurance, "resource"),
+            Bar("stability_tokens", _("Stabilité ◇"), pc.stability_tokens, pc.stability, "resource"),
+            Bar(
+                "fatigue_ticked",
+                _("Fatigue 💧 cochée (sur {n})").format(n=pc.fatigue_boxes),
+                pc.fatigue_ticked,
+                0,
+                "stress",
+            ),
+            Bar("light", _("Blessures légères 💢"), pc.light, 0, "danger"),
+            Bar("heavy", _("Blessures graves 💔"), pc.heavy, 0, "danger"),
+            Bar("bleeding", _("Hémorragie 🩸"), pc.bleeding, 0, "danger"),
+        )
+    foe: Foe = f.state
+    out: list[Bar] = []
+    if foe.kind is SheetKind.HORDE:
+        out.append(
+            Bar(
+                "boxes_left",
+                _("Membres ({t} jeton(s) 🕷️)").format(t=horde_tokens(foe)),
+                members(foe),
+                total_boxes(foe),
+            )
+        )
+    else:
+        intact = sum(1 for b in foe.blocks if b.intact)
+        out.append(
+            Bar(
+                "boxes_left",
+                _("Cases ▢ ({k}/{n} blocs intacts)").format(k=intact, n=len(foe.blocks)),
+                boxes_left(foe),
+                total_boxes(foe),
+            )
+        )
+        if foe.fatigue_boxes:
+            out.append(
+                Bar(
+                    "fatigue_left",
+                    _("Fatigue 💧 : cases libres"),
+                    foe.fatigue_boxes - foe.fatigue_ticked,
+                    foe.fatigue_boxes,
+                    "stress",
+                )
+            )
+    for cap, field, label in (
+        (Capability.ENDURANCE, "endurance_tokens", _("Endurance 🫁")),
+        (Capability.EVASION, "evasion_tokens", _("Évasion 🍀")),
+        (Capability.STABILITY, "stability_tokens", _("Stabilité ◇")),
+    ):
+        value = int(getattr(foe, field))
+        if capability_design(foe, cap) or value or (field == "stability_tokens" and foe.kind is SheetKind.HORDE):
+            out.append(Bar(field, label, value, capability_total(foe, cap), "resource"))
+    out.append(Bar("ap_left", _("Points d'action ⚫ cette manche"), foe.points, foe.action_points, "resource"))
+    if reaction_max(foe):
+        out.append(
+            Bar("reactions_left", _("Réactions ⚡ cette manche"), foe.reactions_now, reaction_max(foe), "resource")
+        )
+    if foe.bleeding:
+        out.append(Bar("bleeding", _("Hémorragie 🩸"), foe.bleeding, 0, "danger"))
+    return tuple(out)
+
+
+def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
+    out: list[str] = []
+    if f.kind == PJ:
+        pc: PcState = f.state
+        if pc.exhausted:
+            out.append(_("Épuisé — hors de combat"))
+        if pc.mental:
+            side = _("colère") if pc.mental > 0 else _("peur")
+            out.append(_("piste mentale {n:+d} ({side})").format(n=pc.mental, side=side))
+        if pc.stunned:
+            out.append(_("Sonné 🫨"))
+        if pc.entangled:
+            out.append(_("Entravé 🕸️"))
+        return tuple(out)
+    foe: Foe = f.state
+    if destroyed(foe):
+        return (_("anéantie") if foe.kind is SheetKind.HORDE else _("toutes ses parties sont détruites"),)
+    if exhausted(foe):
+        out.append(_("Épuisé — hors de combat"))
+    out.append(horde_mood(foe).label if foe.kind is SheetKind.HORDE else foe.mental.label)
+    out.append(_("Garde {type} {g}").format(type=foe.guard_type.label, g=max(0, foe.guard + guard_modifier(foe))))
+    if foe.stunned:
+        out.append(_("Sonné 🫨"))
+    if foe.entangled:
+        out.append(_("Entravé 🕸️"))
+    deck = [_("{card} {n} ⚫").format(card=c.name, n=card_cost(foe, c)) for c in foe.deck if card_available(foe, c)]
+    out.append(_("Deck : {cards}").format(cards=", ".join(deck) or _("plus aucune action")))
+    out.append(_("💀 {n}").format(n=int(threat(to_sheet(foe), current=True).value)))
+    if foe.engaged:
+        out.append(_("engagé avec {names}").format(names=foe.engaged))
+    return tuple(out)
+
+
+def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
+    foes = [f for f in fighters if f.kind == ADV]
+    pcs = [f for f in fighters if f.kind == PJ]
+    if foes and all(is_out(f) for f in foes):
+        return (_("Plus aucun adversaire ne tient (détruit ou épuisé) : le combat s'achève."),)
+    if pcs and all(is_out(f) for f in pcs):
+        return (
+            _("Tous les personnages sont Épuisés : le combat se règle par la fiction (fuite, capture, reddition)."),
+        )
+    return ()
+
+
+def blank(kind: str, name: str) -> dict[str, Any]:
+    return {"name": name}
+
+
+def foe_from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A bestiary preset (flat fields of ``adversary``, padded with blank rows) as a state."""
+    data: dict[str, Any] = unflatten(dict(values))
+    return data
+
+
+RULES = register(
+    EncounterRules(
+        system="quadrature",
+        kinds=(
+            Kind(ADV, _("Adversaire ou horde"), Foe, preset_group="creature", from_preset=foe_from_preset),
+            Kind(PJ, _("Personnage"), PcState),
+        ),
+        pages=(
+            Page(
+                slug="quadrature",
+                label=_("Échange avec un adversaire"),
+                roles=(
+                    Role("adversary", _("Adversaire"), (ADV,)),
+                    Role("pc", _("Personnage"), (PJ,), required=False),
+                    Role("allies", _("Alliés adjacents (Esprit de ruche)"), (ADV,), many=8, required=False),
+                ),
+                fill=fill,
+                apply=apply,
+                suggest=suggest,
+            ),
+        ),
+        clock_type=Clock,
+        clock_label=clock_label,
+        advance_label=advance_label,
+        advance=advance,
+        bars=bars,
+        badges=badges,
+        is_out=is_out,
+        status=status,
+        blank=blank,
+    )
+)
