@@ -6,6 +6,7 @@ in ``docs/rules/aventuriers.md``.
 
 from __future__ import annotations
 
+from rulesets.aventuriers import encounter as encounter  # registers the encounter rules
 from rulesets.aventuriers.engine import dice_for, resolve
 from rulesets.aventuriers.examples import examples
 from rulesets.aventuriers.model import Scenario
