@@ -1,0 +1,162 @@
+"""Estoc under gunicorn, production-like, on loopback: shared by the live measurements.
+
+``bench/load/run.py`` (wrk), ``bench/perceived.py`` (Playwright) and ``bench/fuzz_api.py``
+(Schemathesis) all start the application the same way:
+
+* a dedicated PostgreSQL database (``estoc_load`` by default, never the suite's ``test``), created
+  with ``createdb`` when missing, migrated, with the fixtures loaded;
+* ``collectstatic`` into a throw-away directory (``bench/settings.py``: production settings with
+  only ``STATIC_ROOT`` moved out of the working tree);
+* gunicorn, 4 sync workers as in the Dockerfile, on 127.0.0.1 and a free port, with DEBUG off, a
+  throw-away SECRET_KEY, SECURE=0 (plain HTTP), REDIS_URL (the cache and the rate limiter shared by
+  the workers, as in production) and API_RATE raised so that the limiter does not turn a load test
+  into 429s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+PG = ["-h", "127.0.0.1", "-p", "5432", "-U", "postgres"]
+DEFAULT_DATABASE = os.environ.get("LOAD_DATABASE", "estoc_load")
+DEFAULT_REDIS = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/7")
+ARTIFACTS = ROOT / "artifacts"
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S', time.gmtime())} UTC] {message}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ensure_database(name: str = DEFAULT_DATABASE) -> str:
+    """Create the PostgreSQL database ``name`` when missing; its URL."""
+    if name in {"test", "postgres", "template0", "template1"}:
+        raise SystemExit(f"refusing to use the database {name!r}: pick a dedicated one (e.g. estoc_load)")
+    exists = subprocess.run(
+        ["psql", *PG, "-d", "postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    if exists != "1":
+        log(f"createdb {name}")
+        subprocess.run(["createdb", *PG, name], check=True)
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def server_env(database_url: str, redis_url: str = DEFAULT_REDIS, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE"}}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "PYTHONPATH": str(ROOT),
+            "DEBUG": "0",
+            "SECRET_KEY": "load-" + secrets.token_urlsafe(40),  # throw-away, new each run
+            "SECURE": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "API_RATE": "100000000/m",  # measure the application, not the limiter (see docs/reliability.md)
+            "BENCH_STATIC_ROOT": str(Path(os.environ.get("BENCH_STATIC_ROOT", "/tmp/estoc-bench/staticfiles"))),
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    env.update(extra)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+
+
+def prepare(env: dict[str, str]) -> None:
+    """Migrate, load the fixtures (only into empty tables), collect the static files."""
+    log("migrate, loadfixtures, collectstatic")
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "loadfixtures")
+    manage(env, "collectstatic", "--noinput", "-v", "0")
+
+
+def wait_until_up(url: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{url} did not answer within {timeout:.0f} s")
+        time.sleep(0.3)
+
+
+@contextlib.contextmanager
+def gunicorn(
+    env: dict[str, str], workers: int = 4, log_path: Path | None = None, extra: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """Serve Estoc with gunicorn on 127.0.0.1:<free port>; yields the base URL; always stopped.
+
+    The command is the Dockerfile's (sync workers, gunicorn's defaults) plus ``extra`` options.
+    """
+    port = free_port()
+    log_path = log_path or ARTIFACTS / "gunicorn.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    command = [
+        PYTHON,
+        "-m",
+        "gunicorn",
+        "calculator.wsgi",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--timeout",
+        "60",
+        "--log-level",
+        "warning",
+        *extra,
+    ]
+    with log_path.open("ab") as out:
+        log(f"gunicorn, {workers} workers, on 127.0.0.1:{port} {' '.join(extra)} (log: {log_path})")
+        process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=out, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_up(base + "/")
+            yield base
+        finally:
+            process.send_signal(signal.SIGTERM)  # this gunicorn's master only: it stops its workers
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            log("gunicorn stopped")
+
+
+def server_errors(log_path: Path, start: int = 0) -> list[str]:
+    """Tracebacks and error lines written to the gunicorn log after byte ``start``."""
+    with log_path.open("rb") as f:
+        f.seek(start)
+        text = f.read().decode("utf-8", "replace")
+    return [
+        line for line in text.splitlines() if "Traceback" in line or "ERROR" in line or "Internal Server Error" in line
+    ]
