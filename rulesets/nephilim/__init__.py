@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulesets.core.registry import Ruleset, register
+from rulesets.nephilim import encounter as encounter  # registers the encounter rules
 from rulesets.nephilim.engine import dice_for, resolve
 from rulesets.nephilim.examples import examples
 from rulesets.nephilim.model import Scenario

@@ -1,0 +1,808 @@
+"""Nephilim Légende inside an encounter: who attacked and defended this round, the Défense n° that
+follows, who may no longer defend, the modifiers carried to the next round, the aim of shooters and
+the damage taken, PHYS and MAG apart (seed ``002`` §1–§3, §9, §12, §14).
+
+* A **combatant** is a PJ or a PNJ (the encounter's kinds: the sides); its seed type (Nephilim,
+  humain initié, Selenim, créature magique, autre PNJ, §1) is a field of its state and gives both
+  its attacker type and its defender type, so that one state fills the attacker block and a
+  defender column of the page.
+* **Défenses multiples** (§14): each defence roll made this round counts; the next defence of the
+  combatant is filled as « Défense n° » defences + 1 (−2 per defence beyond the first, unless an
+  effect removes it). Attaque en force and Attaque rapide (§2) leave the attacker without defence
+  for the round: its column is filled with « Encaisser (déf. impossible) ».
+* **Round suivant** (§2, §12, §14): margin choices « −1 défense adverse » and « −1 attaque
+  adverse », Attaque étrange (−2 to every action), Prince de la spirale (−3 attack) are written as
+  modifiers of the next round; at the end of the round they become the modifiers of the round that
+  starts (filled as « Report du round précédent ») and those of the round that ends expire. A
+  successful Contre-attaquer leaves a riposte due (the engine lists it under « Round suivant »).
+* **Visée** (§3): a shooter who declares a target aims; each round ended without attacking counts
+  one round of aim (up to 4, « 4+ »), and the shot is filled with the Tir row of that many rounds
+  (none: « Tir (sans visée) », −4). Any attack ends the aim.
+* The damage taken is the engine's final numbers (after the margin choices of the Résultat final),
+  added up PHYS and MAG apart. The seed gives no threshold that takes a combatant out: the game
+  master ticks « Hors de combat ».
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.i18n import _
+from rulesets.core.results import Result
+from rulesets.core.schema import Spec, flatten, to_data, unflatten
+from rulesets.nephilim.engine import plan, signed
+from rulesets.nephilim.model import (
+    DEFENDERS_MAX,
+    Ammunition,
+    Approach,
+    ApproachKind,
+    AttackerKind,
+    Cadence,
+    DefenceStyle,
+    DefenceType,
+    DefenderKind,
+    Element,
+    Mode,
+    Protection,
+    Scenario,
+    Sensitivity,
+    Weapon,
+)
+from rulesets.nephilim.narrative import elide
+
+PJ, PNJ = "pj", "pnj"
+
+MODIFIERS_MAX = 12
+DEFENCES_MAX = 10  # the page's « Défense n° » goes up to 10
+AIM_MAX = 4  # §3: the last Tir row is « 4+ rounds »
+
+
+def _deg(label: str, ge: int = -30, le: int = 30, help: str = "") -> Spec:
+    return Spec(label=label, ge=ge, le=le, help=help)
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    round: Annotated[int, Spec(label=_("Round"), ge=1, le=999)] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """Degrees a combatant suffers (or enjoys) on its attack and defence rolls during one round."""
+
+    source: Annotated[str, Spec(label=_("Origine"), max_length=120)] = ""
+    by: Annotated[str, Spec(label=_("Venu de (nom)"), max_length=120)] = ""
+    attack: Annotated[int, _deg(_("Attaque (degrés)"))] = 0
+    defence: Annotated[int, _deg(_("Défense (degrés)"))] = 0
+
+    def check(self) -> dict[str, str]:
+        if not self.attack and not self.defence:
+            return {"attack": _("Un modificateur change l'attaque, la défense ou les deux.")}
+        return {}
+
+    def describe(self) -> str:
+        """« −2 en attaque et −2 en défense (Attaque étrange, de Sahar) »."""
+        parts = []
+        if self.attack:
+            parts.append(_("{v} en attaque").format(v=signed(self.attack)))
+        if self.defence:
+            parts.append(_("{v} en défense").format(v=signed(self.defence)))
+        origin = ", ".join(p for p in (self.source, elide(_("de {name}").format(name=self.by)) if self.by else "") if p)
+        text = _(" et ").join(parts)
+        return f"{text} ({origin})" if origin else text
+
+
+def _melee_standard_defence() -> DefenceType:
+    return DefenceType()
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantState:
+    """A Nephilim Légende combatant: its sheet (as the page's attacker block and defender column
+    read it) and what the fight changes round after round."""
+
+    name: Annotated[str, Spec(label=_("Nom"), max_length=120)] = "Combattant"
+    type: Annotated[DefenderKind, Spec(label=_("Type de combattant"))] = DefenderKind.NEPHILIM
+    sensitivity: Annotated[Sensitivity, Spec(label=_("Sensibilité magique"))] = Sensitivity.AUTO
+    attack_degree: Annotated[int, _deg(_("Vécu ou Menace en attaque (degré)"), 0, 30)] = 5
+    defence_degree: Annotated[int, _deg(_("Vécu ou Menace en défense (degré)"), 0, 30)] = 5
+    approach_element: Annotated[Element, Spec(label=_("Élément de l'Approche"))] = Element.NONE
+    approach_value: Annotated[int, _deg(_("Approche (valeur du Ka)"), 0, 30)] = 0
+    ka_feu: Annotated[int, _deg(_("Ka-Feu (bonus de dommages)"), 0, 30)] = 0
+    initiative_ka: Annotated[int, _deg(_("Ka-Eau, Ka-Soleil ou Menace (initiative et MV)"), 0, 30)] = 0
+    metamorphe: Annotated[int, _deg(_("Métamorphe"), 0, 10)] = 0
+    wounds: Annotated[int, _deg(_("Malus de blessures (degrés)"), -30, 0)] = 0
+    weapon: Annotated[Weapon, Spec(label=_("Arme"))] = field(default_factory=Weapon)
+    ammunition: Annotated[Ammunition, Spec(label=_("Munition"))] = field(default_factory=Ammunition)
+    approach: Annotated[
+        Approach,
+        Spec(
+            label=_("Approche d'attaque en mêlée"),
+            help=_("La dernière employée en mêlée : la page la reprend à l'attaque suivante."),
+        ),
+    ] = field(default_factory=Approach)
+    defence: Annotated[
+        DefenceType,
+        Spec(
+            label=_("Type de défense en mêlée"),
+            help=_("Le dernier employé en mêlée : la page le reprend à la défense suivante."),
+        ),
+    ] = field(default_factory=_melee_standard_defence)
+    armour: Annotated[Protection, Spec(label=_("Armure"))] = field(default_factory=Protection)
+    shield: Annotated[Protection, Spec(label=_("Bouclier"))] = field(default_factory=lambda: Protection(name="Aucun"))
+    other: Annotated[Protection, Spec(label=_("Manteau ou autre protection"))] = field(
+        default_factory=lambda: Protection(name="Aucune")
+    )
+    # --- the fight
+    phys_taken: Annotated[int, _deg(_("Dommages PHYS encaissés (cumul)"), 0, 999)] = 0
+    mag_taken: Annotated[int, _deg(_("Dommages MAG encaissés (cumul)"), 0, 999)] = 0
+    attacked: Annotated[bool, Spec(label=_("A attaqué ce round"))] = False
+    defences: Annotated[
+        int,
+        _deg(
+            _("Défenses faites ce round"),
+            0,
+            DEFENCES_MAX,
+            _("La prochaine sera la Défense n° suivante (−2 par défense au-delà de la 1re)."),
+        ),
+    ] = 0
+    cannot_defend: Annotated[
+        bool, Spec(label=_("Ne peut plus se défendre ce round"), help=_("Après une attaque en force ou rapide."))
+    ] = False
+    modifiers_now: Annotated[
+        tuple[Modifier, ...], Spec(label=_("Modificateurs de ce round"), min_items=0, max_items=MODIFIERS_MAX)
+    ] = ()
+    modifiers_next: Annotated[
+        tuple[Modifier, ...], Spec(label=_("Modificateurs du round suivant"), min_items=0, max_items=MODIFIERS_MAX)
+    ] = ()
+    aiming_at: Annotated[
+        str, Spec(label=_("Vise (nom de la cible)"), max_length=120, help=_("Vide : ne vise personne."))
+    ] = ""
+    aiming: Annotated[
+        int,
+        _deg(
+            _("Rounds de visée accomplis"), 0, AIM_MAX, _("0 : tir sans visée (−4) ; 4 : quatre rounds et plus (+6).")
+        ),
+    ] = 0
+    riposte: Annotated[
+        str, Spec(label=_("Riposte due contre (nom)"), max_length=120, help=_("Après une contre-attaque réussie."))
+    ] = ""
+    riposte_round: Annotated[
+        int | None,
+        Spec(label=_("Riposte gagnée au round"), ge=1, le=999, help=_("Elle se perd à la fin du round suivant.")),
+    ] = None
+    held_by: Annotated[str, Spec(label=_("Immobilisé par (nom)"), max_length=120)] = ""
+    down: Annotated[bool, Spec(label=_("À terre"))] = False
+    escaped: Annotated[bool, Spec(label=_("S'est échappé du combat"))] = False
+    out: Annotated[bool, Spec(label=_("Hors de combat"))] = False
+
+    @property
+    def attacker_kind(self) -> AttackerKind:
+        """§1: a Nephilim and an initié attack as such; every other type as « autre PNJ »."""
+        if self.type is DefenderKind.NEPHILIM:
+            return AttackerKind.NEPHILIM
+        if self.type is DefenderKind.INITIE:
+            return AttackerKind.INITIE
+        return AttackerKind.AUTRE
+
+    @property
+    def initiative(self) -> int:
+        """§1: Ka-Eau × 2 for a Nephilim, the value typed for the others."""
+        return self.initiative_ka * (2 if self.type is DefenderKind.NEPHILIM else 1)
+
+    @property
+    def magic_sensitive(self) -> bool:
+        if self.sensitivity is Sensitivity.AUTO:
+            return self.type is not DefenderKind.AUTRE
+        return self.sensitivity is Sensitivity.SENSITIVE
+
+    def check(self) -> dict[str, str]:
+        errors: dict[str, str] = {}
+        element, value, kind = self.approach_element, self.approach_value, self.attacker_kind
+        if kind is AttackerKind.AUTRE and (value or element is not Element.NONE):
+            errors["approach_value"] = _("Seuls un Nephilim et un humain initié ont une Approche.")
+        elif kind is AttackerKind.INITIE and value and element is not Element.SOLEIL:
+            errors["approach_element"] = _("Un humain initié a l'Approche Ka-Soleil.")
+        elif kind is AttackerKind.NEPHILIM and value and element in (Element.NONE, Element.SOLEIL):
+            errors["approach_element"] = _("L'Approche d'un Nephilim est un Ka-élément : Feu, Eau, Air, Terre ou Lune.")
+        if self.ka_feu and kind is not AttackerKind.NEPHILIM:
+            errors["ka_feu"] = _("Seul un Nephilim ajoute son Ka-Feu aux dommages.")
+        if self.approach.kind.mode is not Mode.MELEE or self.approach.kind is ApproachKind.TIR_INSTINCTIF:
+            errors["approach.kind"] = _("L'approche mémorisée est une approche de mêlée (pas de tir, pas de lancer).")
+        if self.defence.context is not Mode.MELEE:
+            errors["defence.context"] = _("Le type de défense mémorisé répond à la mêlée.")
+        if self.riposte and self.riposte_round is None:
+            errors["riposte_round"] = _("Indiquez le round où la riposte a été gagnée.")
+        return errors
+
+
+# --- the bestiary ---------------------------------------------------------------------------------
+
+_FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "nephilim.json"
+_TYPE_OF_CATEGORY = {
+    "nephilim": DefenderKind.NEPHILIM,
+    "initie": DefenderKind.INITIE,
+    "selenim": DefenderKind.SELENIM,
+    "creature_magique": DefenderKind.CREATURE,
+}
+_PROTECTION_FIELDS = ("name", "phys", "mag", "magical", "element", "optional_bonus")
+
+
+@cache
+def _shipped_bestiary() -> dict[str, dict[str, Any]]:
+    """The defence half of each shipped creature (``fixtures/nephilim.json``), by name.
+
+    The page's « Attaquant du bestiaire » preset (the one a kind can name) carries the attacker's
+    half only; the defender's half (type, defence degree, sensitivity, protections) is read from
+    the shipped bestiary. A creature added in the admin keeps the state's defaults for that half.
+    """
+    try:
+        rows = json.loads(_FIXTURE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    protections = {r["pk"]: r["fields"] for r in rows if r.get("model") == "nephilim.protection"}
+    out: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        if r.get("model") != "nephilim.creature":
+            continue
+        f = r["fields"]
+        half: dict[str, Any] = {
+            "type": _TYPE_OF_CATEGORY.get(f["category"], DefenderKind.AUTRE).value,
+            "defence_degree": f["defence_degree"],
+            "sensitivity": f["sensitivity"],
+        }
+        for slot in ("armour", "shield", "other"):
+            row = protections.get(f.get(slot))
+            if row is not None:
+                half[slot] = {k: row[k] for k in _PROTECTION_FIELDS}
+        out[f["name"]] = half
+    return out
+
+
+def from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
+    """An « Attaquant du bestiaire » preset (flat page fields) → a combatant's state."""
+    flat = dict(values)
+    data: dict[str, Any] = {}
+    for key, target in (
+        ("name", "name"),
+        ("degree", "attack_degree"),
+        ("initiative_ka", "initiative_ka"),
+        ("metamorphe", "metamorphe"),
+        ("ka_feu", "ka_feu"),
+        ("approach_element", "approach_element"),
+        ("approach_value", "approach_value"),
+    ):
+        if key in flat:
+            data[target] = flat[key]
+    weapon = {k.removeprefix("weapon."): v for k, v in flat.items() if k.startswith("weapon.")}
+    if weapon:
+        data["weapon"] = unflatten(weapon)
+    kind = str(flat.get("kind", AttackerKind.AUTRE.value))
+    data["type"] = {"nephilim": DefenderKind.NEPHILIM.value, "initie": DefenderKind.INITIE.value}.get(
+        kind, DefenderKind.AUTRE.value
+    )
+    data["defence_degree"] = data.get("attack_degree", 5)
+    data.update(_shipped_bestiary().get(str(flat.get("name", "")), {}))
+    return data
+
+
+def blank(kind: str, name: str) -> dict[str, Any]:
+    """A PJ is a Nephilim unless said otherwise; a PNJ typed by hand is an ordinary one."""
+    return {"name": name, "type": (DefenderKind.NEPHILIM if kind == PJ else DefenderKind.AUTRE).value}
+
+
+# --- filling the calculator -----------------------------------------------------------------------
+
+# §3: the shooting rows, by rounds of aim (name, attack modifier).
+AIMED_SHOTS = (
+    ("Tir (sans visée)", -4),
+    ("Tir (visée 1r)", 0),
+    ("Tir (+2, 2r)", 2),
+    ("Tir (+4, 3r)", 4),
+    ("Tir (+6, 4+r)", 6),
+)
+
+
+def aimed_shot(rounds: int) -> Approach:
+    """The §3 Tir approach for ``rounds`` rounds of aim (4 and more: the last row)."""
+    rounds = max(0, min(AIM_MAX, rounds))
+    name, modifier = AIMED_SHOTS[rounds]
+    return Approach(kind=ApproachKind.TIR, name=name, attack_modifier=modifier, aiming_rounds=rounds)
+
+
+def _absorb(mode: Mode) -> DefenceType:
+    """§9–11 « Encaisser », no roll: the melee column of one who cannot defend, the ranged default."""
+    return DefenceType(
+        name="Encaisser (déf. impossible)" if mode is Mode.MELEE else "Encaisser les dommages",
+        style=DefenceStyle.ABSORB,
+        context=mode,
+        rolls=False,
+        success_reduce_phys=0,
+        success_reduce_mag=0,
+    )
+
+
+def mode_of(state: CombatantState) -> Mode:
+    """The weapon decides: a melee weapon strikes in melee, a ranged one shoots, a thrown one flies."""
+    return state.weapon.category
+
+
+def aim_for(state: CombatantState, target: str) -> int:
+    """Rounds of aim that count against ``target``: the aim is on that target (or on nobody named)."""
+    if state.aiming_at and state.aiming_at != target:
+        return 0
+    return state.aiming
+
+
+def _approach_for(state: CombatantState, mode: Mode, target: str) -> Approach:
+    if mode is Mode.RANGED:
+        return aimed_shot(aim_for(state, target))
+    if mode is Mode.THROWN:
+        return Approach(kind=ApproachKind.LANCER, name="Lancer")
+    return state.approach
+
+
+def _sum(modifiers: tuple[Modifier, ...], what: str) -> int:
+    return sum(int(getattr(m, what)) for m in modifiers)
+
+
+def attacker_fields(state: CombatantState, mode: Mode, target: str) -> dict[str, Any]:
+    """The page's attacker block from a state (the Approche only where the approach allows it)."""
+    approach = _approach_for(state, mode, target)
+    kind = state.attacker_kind
+    element, value = state.approach_element, state.approach_value
+    if kind is AttackerKind.AUTRE:
+        element, value = Element.NONE, 0
+    elif kind is AttackerKind.NEPHILIM and not approach.elements.has(element):
+        value = 0
+    out: dict[str, Any] = {
+        "name": state.name,
+        "kind": kind.value,
+        "degree": state.attack_degree,
+        "approach_element": element.value,
+        "approach_value": value,
+        "ka_feu": state.ka_feu if kind is AttackerKind.NEPHILIM else 0,
+        "initiative_ka": state.initiative_ka,
+        "metamorphe": state.metamorphe,
+        "wounds": state.wounds,
+        "carried_over": _sum(state.modifiers_now, "attack"),
+    }
+    out.update(rows("approach", flatten(to_data(approach))))
+    out.update(rows("weapon", flatten(to_data(state.weapon))))
+    out.update(rows("ammunition", flatten(to_data(state.ammunition))))
+    return out
+
+
+def defence_for(state: CombatantState, mode: Mode) -> DefenceType:
+    """The remembered melee defence; « Encaisser » at range (§10–11 default) or when it cannot."""
+    if state.cannot_defend or mode is not Mode.MELEE:
+        return _absorb(mode)
+    return state.defence
+
+
+def defender_fields(state: CombatantState, mode: Mode) -> dict[str, Any]:
+    """A defender column: Défense n° from the defences made, the round's modifiers carried over."""
+    defence = defence_for(state, mode)
+    nephilim = state.type is DefenderKind.NEPHILIM
+    element = state.approach_element if nephilim else Element.NONE
+    value = state.approach_value if nephilim and defence.elements.has(element) else 0
+    out: dict[str, Any] = {
+        "name": state.name,
+        "kind": state.type.value,
+        "sensitivity": state.sensitivity.value,
+        "degree": state.defence_degree,
+        "approach_element": element.value,
+        "approach_value": value,
+        "defence_number": min(DEFENCES_MAX, state.defences + 1),
+        "defence_number_2": min(DEFENCES_MAX, state.defences + 2),
+        "wounds": state.wounds,
+        "carried_over": _sum(state.modifiers_now, "defence"),
+    }
+    out.update(rows("defence", flatten(to_data(defence))))
+    for slot in ("armour", "shield", "other"):
+        out.update(rows(slot, flatten(to_data(getattr(state, slot)))))
+    return out
+
+
+_MULTI_CADENCES = (Cadence.CPC, Cadence.RAF_CTRL, Cadence.RAF_CONT)
+
+
+def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
+    """The page from the bound attacker and defenders: mode from the weapon, aim, Défense n°."""
+    out: dict[str, Any] = {}
+    attacker = bindings.get("attacker", ())
+    defenders = bindings.get("defenders", ())
+    mode = Mode.MELEE
+    if attacker:
+        a: CombatantState = attacker[0].state
+        mode = mode_of(a)
+        target = defenders[0].state.name if defenders else ""
+        out["mode"] = mode.value
+        out.update(rows("attacker", attacker_fields(a, mode, target)))
+        if len(defenders) > 1:
+            allowed = [c for c in _MULTI_CADENCES if a.weapon.cadences.allows(c)]
+            if allowed:
+                out["cadence"] = allowed[0].value
+    for i, d in enumerate(defenders[:DEFENDERS_MAX]):
+        out.update(rows(f"defenders.{i}", defender_fields(d.state, mode)))
+    return out
+
+
+def _standing(fighters: tuple[Fighter, ...]) -> list[Fighter]:
+    return [f for f in fighters if not is_out(f)]
+
+
+def _next_attacker(fighters: tuple[Fighter, ...]) -> Fighter | None:
+    """A riposte due first; then, by initiative, someone who has not attacked this round."""
+    standing = _standing(fighters)
+    for f in standing:
+        if f.state.riposte:
+            return f
+    waiting = [f for f in standing if not f.state.attacked] or standing
+    ranked = sorted(enumerate(waiting), key=lambda p: (-p[1].state.initiative, p[0]))
+    return ranked[0][1] if ranked else None
+
+
+def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
+    """The attacker: a riposte due, else the quickest who has not attacked; the defender: the
+    riposte's or the aim's target, else the first standing combatant of the other side."""
+    attacker = _next_attacker(fighters)
+    if attacker is None:
+        return ()
+    if role == "attacker":
+        return (attacker.key,)
+    if role != "defenders":
+        return ()
+    others = [f for f in _standing(fighters) if f.key != attacker.key]
+    state: CombatantState = attacker.state
+    for wanted in (state.riposte, state.aiming_at):
+        named = [f for f in others if wanted and f.state.name == wanted]
+        if named:
+            return (named[0].key,)
+    opposed = [f for f in others if f.kind != attacker.kind] or others
+    return tuple(f.key for f in opposed[:1])
+
+
+# --- Appliquer ------------------------------------------------------------------------------------
+
+
+def rounds_text(n: int) -> str:
+    return _("1 round") if n == 1 else _("{n} rounds").format(n=n)
+
+
+def damage_text(phys: int, mag: int) -> str:
+    """« 3 PHYS et 2 MAG », « 3 PHYS », « 2 MAG »."""
+    parts = [f"{phys} PHYS" if phys else "", f"{mag} MAG" if mag else ""]
+    return _(" et ").join(p for p in parts if p)
+
+
+def _num(result: Result, key: str) -> int:
+    value = result.numbers.get(key)
+    return int(value) if isinstance(value, int | bool) else 0
+
+
+def _flag(result: Result, key: str) -> bool:
+    return bool(result.numbers.get(key))
+
+
+def _add_modifier(state: CombatantState, modifier: Modifier, notes: list[str]) -> CombatantState:
+    if len(state.modifiers_next) >= MODIFIERS_MAX:
+        notes.append(
+            _("{name} : déjà {n} modificateurs au round suivant, « {m} » n'est pas noté.").format(
+                name=state.name, n=MODIFIERS_MAX, m=modifier.describe()
+            )
+        )
+        return state
+    return replace(state, modifiers_next=(*state.modifiers_next, modifier))
+
+
+def _next_round_for(scn: Scenario, result: Result, index: int, many: bool) -> list[Modifier]:
+    """The modifiers defender ``index`` will suffer next round (engine's ``next.*`` numbers; with
+    several defenders, only those whose strike hit, the margin split per strike)."""
+    a = scn.attacker
+    strikes = [st for st in plan(scn) if st.defender_index == index]
+    hit = any(_flag(result, f"s{st.index}.hit") for st in strikes)
+    out: list[Modifier] = []
+    if not many or hit:
+        actions = _num(result, "next.defender_actions")
+        if actions:
+            out.append(Modifier(source=a.approach.name, by=a.name, attack=actions, defence=actions))
+        attack = _num(result, "next.defender_attack")
+        if attack:
+            names = [e.name for e in a.effects if e.active and e.opponent_next_round_attack]
+            source = ", ".join(names) or _("Effet de l'attaquant")
+            out.append(Modifier(source=source, by=a.name, attack=attack))
+    if many:
+        malus = 0
+        for st in strikes:
+            if not _flag(result, f"s{st.index}.hit"):
+                continue
+            choices = _num(result, f"s{st.index}.attack_choices")
+            used = min(choices, a.margin_damage) if a.approach.deals_damage else 0
+            malus = max(malus, min(a.margin_malus, choices - used))
+        defence = -malus
+    else:
+        defence = _num(result, "next.defender_defence")
+    if defence:
+        out.append(Modifier(source=_("Marge > 10 : −1 défense adverse"), by=a.name, defence=defence))
+    return out
+
+
+def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) -> Applied:
+    """Write an exchange: damage taken, defences counted, who may no longer defend, next-round
+    modifiers both ways, holds, falls, flights, ripostes, and the end of an aim."""
+    s = scenario
+    a = s.attacker
+    states: dict[str, Any] = {}
+    story: list[str] = []
+    notes: list[str] = []
+    strikes = plan(s)
+    defenders = bindings.get("defenders", ())
+    many = len(s.defenders) > 1
+    defender_names = [d.name for d in s.defenders]
+
+    for i, f in enumerate(defenders[: len(s.defenders)]):
+        d = s.defenders[i]
+        state: CombatantState = f.state
+        mine = [st for st in strikes if st.defender_index == i]
+        phys, mag = _num(result, f"d{i + 1}.phys_taken"), _num(result, f"d{i + 1}.mag_taken")
+        if phys or mag:
+            state = replace(
+                state, phys_taken=min(999, state.phys_taken + phys), mag_taken=min(999, state.mag_taken + mag)
+            )
+            story.append(
+                _("{name} encaisse {damage} ; en tout, {tp} PHYS et {tm} MAG.").format(
+                    name=state.name, damage=damage_text(phys, mag), tp=state.phys_taken, tm=state.mag_taken
+                )
+            )
+        rolled = [st for st in mine if result.numbers.get(f"s{st.index}.defence_roll") is not None]
+        if rolled:
+            made = max(state.defences + len(rolled), max(st.defence_number for st in rolled))
+            state = replace(state, defences=min(DEFENCES_MAX, made))
+            if s.mode is Mode.MELEE and d.defence.context is Mode.MELEE and d.defence.rolls:
+                state = replace(state, defence=d.defence)
+            if state.defences < DEFENCES_MAX:
+                if s.mode is Mode.MELEE and state.defence.no_extra_defence_malus:
+                    malus = _("sans malus : {defence}").format(defence=state.defence.name)
+                else:
+                    malus = signed(-s.settings.extra_defence_malus * state.defences)
+                story.append(
+                    elide(
+                        _("Prochaine défense de {name} ce round : la n°{k} ({malus}).").format(
+                            name=state.name, k=state.defences + 1, malus=malus
+                        )
+                    )
+                )
+        succeeded = any(_flag(result, f"s{st.index}.defence_success") for st in rolled)
+        held = any(
+            _flag(result, f"s{st.index}.hit") and not _flag(result, f"s{st.index}.defence_success") for st in mine
+        )
+        if held and a.approach.kind is ApproachKind.IMMOBILISER:
+            state = replace(state, held_by=a.name)
+            story.append(_("{name} est immobilisé par {by}.").format(name=state.name, by=a.name))
+        if held and a.approach.kind is ApproachKind.FAIRE_TOMBER and not state.down:
+            state = replace(state, down=True)
+            story.append(_("{name} est à terre.").format(name=state.name))
+        if succeeded and d.defence.style is DefenceStyle.BREAK_FREE and state.held_by:
+            story.append(_("{name} se libère de l'étreinte de {by}.").format(name=state.name, by=state.held_by))
+            state = replace(state, held_by="")
+        if succeeded and d.defence.escapes and not state.escaped:
+            state = replace(state, escaped=True)
+            story.append(_("{name} s'échappe : il quitte le combat.").format(name=state.name))
+        if succeeded and d.defence.needs_attack_roll:
+            state = replace(state, riposte=a.name, riposte_round=clock.round)
+            story.append(
+                _("{name} a contré : une riposte contre {by} est due (jet d'attaque standard).").format(
+                    name=state.name, by=a.name
+                )
+            )
+        for modifier in _next_round_for(s, result, i, many):
+            state = _add_modifier(state, modifier, notes)
+            story.append(_("Au round suivant, {name} subira {m}.").format(name=state.name, m=modifier.describe()))
+        states[f.key] = state
+
+    if attacker := bindings.get("attacker", ()):
+        f = attacker[0]
+        state = states.get(f.key, f.state)
+        riposte = bool(state.riposte) and state.riposte in defender_names
+        if riposte:
+            story.append(_("{name} porte sa riposte contre {by}.").format(name=state.name, by=state.riposte))
+            state = replace(state, riposte="", riposte_round=None)
+        else:
+            state = replace(state, attacked=True)
+        if state.aiming or state.aiming_at:
+            if s.mode is Mode.RANGED:
+                notes.append(
+                    _("{name} a tiré après {rounds} de visée : sa visée est à refaire.").format(
+                        name=state.name, rounds=rounds_text(state.aiming)
+                    )
+                )
+            state = replace(state, aiming=0, aiming_at="")
+        if a.approach.attacker_cannot_defend and not state.cannot_defend:
+            state = replace(state, cannot_defend=True)
+            story.append(
+                _("{approach} : {name} ne pourra plus se défendre ce round.").format(
+                    approach=a.approach.name, name=state.name
+                )
+            )
+        if (
+            s.mode is Mode.MELEE
+            and a.approach.kind.mode is Mode.MELEE
+            and a.approach.kind is not ApproachKind.TIR_INSTINCTIF
+            and state.approach != a.approach
+        ):
+            state = replace(state, approach=a.approach)
+        malus = _num(result, "next.attacker_attack")
+        if malus:
+            chose = [d.name for d in s.defenders if d.margin_malus] or defender_names
+            modifier = Modifier(source=_("Marge > 10 : −1 attaque adverse"), by=", ".join(chose), attack=malus)
+            state = _add_modifier(state, modifier, notes)
+            story.append(_("Au round suivant, {name} subira {m}.").format(name=state.name, m=modifier.describe()))
+        states[f.key] = state
+
+    return Applied(states=states, story=tuple(story), notes=tuple(notes))
+
+
+# --- the round ------------------------------------------------------------------------------------
+
+
+def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> Applied:
+    """End of the round: defences back to 0, everyone may defend and attack again, next-round
+    modifiers become this round's (the old ones expire), aims count one more round, a riposte not
+    taken since last round is lost."""
+    states: dict[str, Any] = {}
+    story: list[str] = []
+    new_clock = Clock(round=clock.round + 1)
+    story.append(_("{label} : {next} commence.").format(label=advance_label(clock), next=clock_label(new_clock)))
+    for f in fighters:
+        s: CombatantState = f.state
+        new = replace(
+            s, attacked=False, defences=0, cannot_defend=False, modifiers_now=s.modifiers_next, modifiers_next=()
+        )
+        for m in s.modifiers_now:
+            story.append(_("{name} ne subit plus {m}.").format(name=s.name, m=m.describe()))
+        for m in s.modifiers_next:
+            story.append(_("{name} subit ce round {m}.").format(name=s.name, m=m.describe()))
+        if s.aiming_at and not s.attacked and not is_out(f):
+            rounds = min(AIM_MAX, s.aiming + 1)
+            new = replace(new, aiming=rounds)
+            story.append(
+                _("{name} garde {target} en ligne de mire : {rounds} de visée.").format(
+                    name=s.name, target=s.aiming_at, rounds=rounds_text(rounds)
+                )
+            )
+        if s.riposte and s.riposte_round is not None and s.riposte_round < clock.round:
+            new = replace(new, riposte="", riposte_round=None)
+            story.append(
+                _("{name} n'a pas riposté contre {by} : l'occasion est passée.").format(name=s.name, by=s.riposte)
+            )
+        if new != s:
+            states[f.key] = new
+    return Applied(states=states, clock=new_clock, story=tuple(story))
+
+
+def clock_label(clock: Clock) -> str:
+    return _("Round {n}").format(n=clock.round)
+
+
+def advance_label(clock: Clock) -> str:
+    return _("Fin du round {n}").format(n=clock.round)
+
+
+# --- what the encounter page shows -----------------------------------------------------------------
+
+TYPE_LABELS = {
+    DefenderKind.NEPHILIM: "Nephilim",
+    DefenderKind.INITIE: "Humain initié",
+    DefenderKind.CREATURE: "Créature magique",
+    DefenderKind.SELENIM: "Selenim",
+    DefenderKind.AUTRE: "Humain ordinaire ou animal",
+}
+
+
+def is_out(f: Fighter) -> bool:
+    return bool(f.state.out or f.state.escaped)
+
+
+def bars(f: Fighter) -> tuple[Bar, ...]:
+    s: CombatantState = f.state
+    return (
+        Bar("phys_taken", _("PHYS encaissés"), s.phys_taken, 0, "danger"),
+        Bar("mag_taken", _("MAG encaissés"), s.mag_taken, 0, "stress"),
+        Bar("defences", _("Défenses ce round"), s.defences, 0, "resource"),
+        Bar("aiming", _("Visée (rounds)"), s.aiming, AIM_MAX, "resource"),
+    )
+
+
+def _short(modifiers: tuple[Modifier, ...]) -> str:
+    attack, defence = _sum(modifiers, "attack"), _sum(modifiers, "defence")
+    parts = []
+    if attack:
+        parts.append(_("att. {v}").format(v=signed(attack)))
+    if defence:
+        parts.append(_("déf. {v}").format(v=signed(defence)))
+    return ", ".join(parts)
+
+
+def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
+    s: CombatantState = f.state
+    out: list[str] = [_(TYPE_LABELS[s.type])]
+    if s.out:
+        out.append(_("hors de combat"))
+    if s.escaped:
+        out.append(_("s'est échappé"))
+    if not s.magic_sensitive:
+        out.append(_("insensible à la magie"))
+    if s.attacked:
+        out.append(_("a attaqué"))
+    if s.cannot_defend:
+        out.append(_("ne peut plus se défendre"))
+    elif s.defences:
+        made = _("1 défense") if s.defences == 1 else _("{n} défenses").format(n=s.defences)
+        out.append(_("{made}, prochaine n°{k}").format(made=made, k=min(DEFENCES_MAX, s.defences + 1)))
+    if now := _short(s.modifiers_now):
+        out.append(_("ce round : {m}").format(m=now))
+    if nxt := _short(s.modifiers_next):
+        out.append(_("round suivant : {m}").format(m=nxt))
+    if s.aiming_at:
+        out.append(_("vise {target} ({n} r)").format(target=s.aiming_at, n=s.aiming))
+    if s.riposte:
+        out.append(_("riposte due contre {name}").format(name=s.riposte))
+    if s.held_by:
+        out.append(_("immobilisé par {name}").format(name=s.held_by))
+    if s.down:
+        out.append(_("à terre"))
+    if s.wounds:
+        out.append(_("blessures {w}").format(w=signed(s.wounds)))
+    return tuple(out)
+
+
+def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
+    npcs = [f for f in fighters if f.kind == PNJ]
+    pcs = [f for f in fighters if f.kind == PJ]
+    if npcs and all(is_out(f) for f in npcs):
+        return (_("Plus aucun PNJ ne tient tête : le combat est fini."),)
+    if pcs and all(is_out(f) for f in pcs):
+        return (_("Plus aucun PJ ne tient debout : le combat se règle par la fiction (fuite, capture, reddition)."),)
+    return ()
+
+
+EVERYONE = (PJ, PNJ)
+
+RULES = register(
+    EncounterRules(
+        system="nephilim",
+        kinds=(
+            Kind(PJ, _("PJ"), CombatantState, preset_group="attacker", from_preset=from_preset),
+            Kind(PNJ, _("PNJ"), CombatantState, preset_group="attacker", from_preset=from_preset),
+        ),
+        pages=(
+            Page(
+                slug="nephilim",
+                label=_("Un échange"),
+                roles=(
+                    Role("attacker", _("Attaquant"), EVERYONE),
+                    Role("defenders", _("Défenseur(s)"), EVERYONE, many=DEFENDERS_MAX, required=False),
+                ),
+                fill=fill,
+                apply=apply,
+                suggest=suggest,
+            ),
+        ),
+        clock_type=Clock,
+        clock_label=clock_label,
+        advance_label=advance_label,
+        advance=advance,
+        bars=bars,
+        badges=badges,
+        is_out=is_out,
+        status=status,
+        blank=blank,
+    )
+)
