@@ -842,7 +842,7 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
         out.append(_("Entravé 🕸️"))
     deck = [_("{card} {n} ⚫").format(card=c.name, n=card_cost(foe, c)) for c in foe.deck if card_available(foe, c)]
     out.append(_("Deck : {cards}").format(cards=", ".join(deck) or _("plus aucune action")))
-    out.append(_("💀 {n}").format(n=int(threat(to_sheet(foe), current=True).value)))
+    out.append(_("menace 💀 {n}").format(n=int(threat(to_sheet(foe), current=True).value)))
     if foe.engaged:
         out.append(_("engagé avec {names}").format(names=foe.engaged))
     return tuple(out)
