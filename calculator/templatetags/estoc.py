@@ -64,10 +64,23 @@ def render_field(bf: BoundField) -> SafeString:
         return format_html('<div class="mb-3">{}</div>', control)
     if isinstance(widget, forms.Select):
         current = "" if value is None else str(value)
+
+        def option_tags(choices: Any) -> SafeString:
+            return format_html_join(
+                "",
+                '<option value="{}"{}>{}</option>',
+                ((k, " selected" if str(k) == current else "", v) for k, v in choices),
+            )
+
         options = format_html_join(
             "",
-            '<option value="{}"{}>{}</option>',
-            ((k, " selected" if str(k) == current else "", v) for k, v in bf.field.choices),  # type: ignore[attr-defined]
+            "{}",
+            (
+                (format_html('<optgroup label="{}">{}</optgroup>', k, option_tags(v)),)
+                if isinstance(v, list | tuple)
+                else (option_tags([(k, v)]),)
+                for k, v in bf.field.choices  # type: ignore[attr-defined]
+            ),
         )
         control = format_html(
             '<select name="{}" class="form-select{}" id="{}">{}</select>', bf.html_name, invalid, field_id, options

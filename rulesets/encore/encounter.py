@@ -317,10 +317,10 @@ def bars(f: Fighter) -> tuple[Bar, ...]:
         pc: PcState = f.state
         return (Bar("sante", _("Santé"), pc.sante, pc.sante_max), Bar("stress", _("Stress"), pc.stress, 0, "stress"))
     npc: NpcState = f.state
-    return (
-        Bar("sante", _("Santé"), npc.sante, npc.sante_max),
-        Bar("attacks_left", _("Attaques ce tour"), npc.attacks, npc.menace, "resource"),
-    )
+    health = Bar("sante", _("Santé"), npc.sante, npc.sante_max)
+    if npc.sante == 0:
+        return (health,)  # out of the fight: its attacks no longer matter
+    return (health, Bar("attacks_left", _("Attaques ce tour"), npc.attacks, npc.menace, "resource"))
 
 
 def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:

@@ -56,7 +56,7 @@ def resolve(client, calculator_url: str, dice: dict[str, object] | None = None, 
 
 def apply_form(page_html: str) -> tuple[str, dict[str, str]]:
     """The « Appliquer à la rencontre » form of a result page: its action and fields."""
-    match = re.search(r'<form method="post"\s+action="([^"]+)"\s+class="apply-form".*?</form>', page_html, re.S)
+    match = re.search(r'<form method="post"\s+action="([^"]+)"\s+class="apply-form[^"]*".*?</form>', page_html, re.S)
     assert match, "no « Appliquer » form on the result page"
     fields = {k: html.unescape(v) for k, v in re.findall(r'name="([^"]+)" value="([^"]*)"', match.group(0))}
     return html.unescape(match.group(1)), fields
