@@ -659,7 +659,7 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
     states: dict[str, Any] = {}
     story: list[str] = []
     new_clock = Clock(round=clock.round + 1)
-    story.append(_("{label} : {next} commence.").format(label=advance_label(clock), next=clock_label(new_clock)))
+    story.append(_("{label} : le round {n} commence.").format(label=advance_label(clock), n=new_clock.round))
     for f in fighters:
         s: CombatantState = f.state
         new = replace(
