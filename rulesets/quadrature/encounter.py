@@ -834,7 +834,10 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
         return (_("anéantie") if foe.kind is SheetKind.HORDE else _("toutes ses parties sont détruites"),)
     if exhausted(foe):
         out.append(_("Épuisé — hors de combat"))
-    out.append(horde_mood(foe).label if foe.kind is SheetKind.HORDE else foe.mental.label)
+    if foe.kind is SheetKind.HORDE:
+        out += [_("horde 🕷️"), horde_mood(foe).label]
+    else:
+        out.append(foe.mental.label)
     out.append(_("Garde {type} {g}").format(type=foe.guard_type.label, g=max(0, foe.guard + guard_modifier(foe))))
     if foe.stunned:
         out.append(_("Sonné 🫨"))
@@ -874,7 +877,7 @@ RULES = register(
     EncounterRules(
         system="quadrature",
         kinds=(
-            Kind(ADV, _("Adversaire ou horde"), Foe, preset_group="creature", from_preset=foe_from_preset),
+            Kind(ADV, _("Adversaire"), Foe, preset_group="creature", from_preset=foe_from_preset),
             Kind(PJ, _("Personnage"), PcState),
         ),
         pages=(
@@ -884,7 +887,13 @@ RULES = register(
                 roles=(
                     Role("adversary", _("Adversaire"), (ADV,)),
                     Role("pc", _("Personnage"), (PJ,), required=False),
-                    Role("allies", _("Alliés adjacents (Esprit de ruche)"), (ADV,), many=8, required=False),
+                    Role(
+                        "allies",
+                        _("Alliés adjacents, s'ils partagent l'Esprit de ruche"),
+                        (ADV,),
+                        many=8,
+                        required=False,
+                    ),
                 ),
                 fill=fill,
                 apply=apply,
