@@ -14,7 +14,7 @@ from rulesets.core.schema import flatten, parse, to_data
 from rulesets.nephilim.encounter import CombatantState
 from rulesets.nephilim.examples import CAVALIER, D_CONTRE, D_PARER, D_PARER_TIR, EPEE, PRINCE, RAPIDE, armour
 from rulesets.nephilim.model import Approach, DefenceType, Effect
-from tests.encounters.helpers import add, advance, detail_url, open_calculator, redo, resolve, states, undo
+from tests.encounters.helpers import add, advance, apply, detail_url, open_calculator, play, redo, resolve, states, undo
 from tests.factories_encounters import EncounterFactory
 from tests.pages import text
 
@@ -47,20 +47,10 @@ def from_bestiary(client, encounter, name, kind="pnj", rename=""):
     return encounter.combatants.order_by("-pk").first()
 
 
-def apply(client, page_html):
-    """« Appliquer à la rencontre » on a result page (whatever classes the form wears)."""
-    form = re.search(r'<form method="post"\s+action="([^"]+)"\s+class="apply-form[^"]*".*?</form>', page_html, re.S)
-    assert form, "no « Appliquer » form on the result page"
-    fields = {k: html.unescape(v) for k, v in re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(0))}
-    response = client.post(html.unescape(form.group(1)), fields)
+def played(client, encounter, page, roles, dice=None, **changes):
+    """The helpers' ``play`` (open, resolve, apply), which must land back on the encounter."""
+    response = play(client, encounter, page, roles, dice, **changes)
     assert response.status_code == 303, response.content.decode()[:2000]
-    return response
-
-
-def play(client, encounter, page, roles, dice=None, **changes):
-    """Open the calculator for ``roles``, resolve with ``dice`` and ``changes``, apply."""
-    response = apply(client, resolve(client, open_calculator(client, encounter, page, **roles), dice, **changes))
-    encounter.refresh_from_db()
     return response
 
 
@@ -111,7 +101,7 @@ def test_the_seeds_margin_example_carries_both_choices_to_the_next_round_then_ex
     # §14 Marge > 10 (examples « marge_superieure_10 »): Vécu 15 against 14, dice 5 and 12.
     sahar = fighter(encounter, attack_degree=15)
     rival = fighter(encounter, "pnj", name="Rival", defence_degree=14)
-    response = play(
+    response = played(
         client,
         encounter,
         "nephilim",
@@ -167,7 +157,7 @@ def test_attaque_rapide_takes_two_defences_and_leaves_the_attacker_without_one(c
     sahar = fighter(encounter)
     sbire = fighter(encounter, "pnj", name="Sbire", defence_degree=5)
     molosse = from_bestiary(client, encounter, "Molosse de garde")
-    play(
+    played(
         client,
         encounter,
         "nephilim",
@@ -190,7 +180,7 @@ def test_attaque_rapide_takes_two_defences_and_leaves_the_attacker_without_one(c
     assert "defenders.0.defence.name=Encaisser+%28d%C3%A9f.+impossible%29" in url
     page = resolve(client, url, {"attaque.1": 20})
     assert "dice.defense.1" not in page
-    apply(client, page)
+    assert apply(client, page).status_code == 303
     assert states(encounter)["Sahar"]["defences"] == 0
 
     # The mastiff attacks the Sbire: its third defence of the round, 5 − 4 = 1, seuil 10.
@@ -199,7 +189,7 @@ def test_attaque_rapide_takes_two_defences_and_leaves_the_attacker_without_one(c
     assert "defenders.0.defence.name=Parer" in url
     page = resolve(client, url, {"attaque.1": 20, "defense.1": 9})
     assert threshold_line(page, "Sbire") == (10, 1)
-    apply(client, page)
+    assert apply(client, page).status_code == 303
     assert states(encounter)["Sbire"]["defences"] == 3
 
     advance(client, encounter)
@@ -230,7 +220,7 @@ def test_a_continuous_burst_wounds_each_column_with_its_own_numbers(client, enco
         cadence="raf_cont",
         **row("defenders.1.defence", DefenceType, D_PARER_TIR),
     )
-    apply(client, page)
+    assert apply(client, page).status_code == 303
     s = states(encounter)
     assert [s[n]["phys_taken"] for n in ("Vigile", "Initiée", "Nephilim")] == [5, 1, 3]
     assert [s[n]["defences"] for n in ("Vigile", "Initiée", "Nephilim")] == [0, 1, 0]
@@ -249,7 +239,7 @@ def test_attaque_etrange_costs_the_target_two_on_every_action_next_round(client,
         "elements": {"lune": True},
     }
     # Vécu 8 + Ka-Lune 6 − 3 = 11: 30 hits; the wolf fails its defence.
-    play(
+    played(
         client,
         encounter,
         "nephilim",
@@ -279,7 +269,7 @@ def test_prince_de_la_spirale_costs_three_on_the_next_rounds_attack(client, enco
     sahar = fighter(encounter, attack_degree=8)
     rival = fighter(encounter, "pnj", name="Rival", defence_degree=5)
     prince = row("attacker.effects.0", Effect, PRINCE)
-    play(
+    played(
         client,
         encounter,
         "nephilim",
@@ -313,7 +303,7 @@ def test_an_aim_counts_at_each_end_of_round_and_fills_the_shot(client, encounter
     assert "attacker.approach.attack_modifier=-4&" in other  # the aim is on the wolf, not on Sahar
     page = resolve(client, url, {"attaque.1": 40})
     assert threshold_line(page, "Chasseur des Cévennes") == (60, 4 + 2)
-    apply(client, page)
+    assert apply(client, page).status_code == 303
     s = states(encounter)
     assert (s["Chasseur des Cévennes"]["aiming"], s["Chasseur des Cévennes"]["aiming_at"]) == (0, "")
     advance(client, encounter)
@@ -323,7 +313,7 @@ def test_an_aim_counts_at_each_end_of_round_and_fills_the_shot(client, encounter
 def test_a_successful_counter_attack_leaves_a_riposte_due_that_is_proposed_then_lost(client, encounter):
     sahar = fighter(encounter)
     rival = fighter(encounter, "pnj", name="Rival", defence_degree=6, initiative_ka=1)
-    play(
+    played(
         client,
         encounter,
         "nephilim",
@@ -348,7 +338,7 @@ def test_a_successful_counter_attack_leaves_a_riposte_due_that_is_proposed_then_
 def test_a_riposte_taken_clears_it_without_spending_the_round_attack(client, encounter):
     sahar = fighter(encounter)
     rival = fighter(encounter, "pnj", name="Rival", riposte="Sahar", riposte_round=1)
-    play(client, encounter, "nephilim", {"attacker": rival, "defenders": sahar}, {"attaque.1": 90, "defense.1": 90})
+    played(client, encounter, "nephilim", {"attacker": rival, "defenders": sahar}, {"attaque.1": 90, "defense.1": 90})
     s = states(encounter)
     assert (s["Rival"]["riposte"], s["Rival"]["attacked"]) == ("", False)
     assert "Rival porte sa riposte contre Sahar." in last(encounter).story
@@ -363,7 +353,7 @@ def test_immobiliser_holds_and_se_liberer_frees(client, encounter):
         "deals_damage": False,
         "elements": {"eau": True, "terre": True},
     }
-    play(
+    played(
         client,
         encounter,
         "nephilim",
@@ -381,7 +371,7 @@ def test_immobiliser_holds_and_se_liberer_frees(client, encounter):
         "success_cancel": True,
         "success_no_minimum": True,
     }
-    play(
+    played(
         client,
         encounter,
         "nephilim",
@@ -398,7 +388,7 @@ def test_a_successful_flight_takes_the_combatant_out_and_ends_the_fight(client, 
     sahar = fighter(encounter)
     vigile = fighter(encounter, "pnj", name="Vigile", type="autre", defence_degree=5)
     flee = {"name": "Fuir", "style": "fuite", "success_reduce_phys": 0, "success_reduce_mag": 0, "escapes": True}
-    play(
+    played(
         client,
         encounter,
         "nephilim",
@@ -416,7 +406,7 @@ def test_undo_and_redo_bring_back_defences_modifiers_and_damage_exactly(client, 
     sahar = fighter(encounter, attack_degree=15)
     rival = fighter(encounter, "pnj", name="Rival", defence_degree=14)
     before = states(encounter)
-    play(
+    played(
         client,
         encounter,
         "nephilim",
