@@ -11,6 +11,7 @@ from __future__ import annotations
 from rulesets.core.i18n import _
 from rulesets.core.registry import Ruleset, register
 from rulesets.feerie import action, engine, examples, narrative, odds
+from rulesets.feerie import encounter as encounter  # registers the encounter rules
 from rulesets.feerie.action import ActionScenario
 from rulesets.feerie.model import Exchange
 
