@@ -702,7 +702,7 @@ def clock_label(clock: Clock) -> str:
 
 def advance_label(clock: Clock) -> str:
     if clock.phase is Phase.AVENTURIERS:
-        return _("Fin de la phase des Aventuriers (tour {n})").format(n=clock.turn)
+        return _("Fin de la phase des Aventuriers")
     return _("Fin du tour {n}").format(n=clock.turn)
 
 

@@ -129,7 +129,7 @@ def test_elwen_fights_a_goblin_and_an_orc_over_two_turns_through_the_pages(clien
 
     advance(client, encounter)
     assert encounter.clock == SHADOWS
-    assert last(encounter).title == "Fin de la phase des Aventuriers (tour 1)"
+    assert last(encounter).title == "Fin de la phase des Aventuriers"
     assert "Tour 1 — phase du Maître des Ombres" in page(client, encounter)
 
     # Maître des Ombres: the Orc, south-east of Elwen, strikes (noir 2 = 💥💥, bleu 4 = 🛡); Elwen's

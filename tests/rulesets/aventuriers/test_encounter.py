@@ -484,7 +484,7 @@ def test_the_aventuriers_phase_gives_way_to_the_shadows_and_the_shadows_to_the_n
     assert second.story[0] == "Fin du tour 1 : le tour 2 commence par la phase des Aventuriers."
     assert after(second, elwen).acted is False
     assert after(second, goblin).acted is False
-    assert RULES.advance_label(TURN_1) == "Fin de la phase des Aventuriers (tour 1)"
+    assert RULES.advance_label(TURN_1) == "Fin de la phase des Aventuriers"
     assert RULES.advance_label(SHADOWS_1) == "Fin du tour 1"
     assert RULES.clock_label(Clock(turn=2)) == "Tour 2 — début de la phase des Aventuriers"
     assert RULES.clock_label(SHADOWS_1) == "Tour 1 — phase du Maître des Ombres"
