@@ -624,13 +624,8 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
                     )
                 )
             state = replace(state, aiming=0, aiming_at="")
-        if a.approach.attacker_cannot_defend and not state.cannot_defend:
+        if a.approach.attacker_cannot_defend:  # the récit already says it
             state = replace(state, cannot_defend=True)
-            story.append(
-                _("{approach} : {name} ne pourra plus se défendre ce round.").format(
-                    approach=a.approach.name, name=state.name
-                )
-            )
         if (
             s.mode is Mode.MELEE
             and a.approach.kind.mode is Mode.MELEE
@@ -638,10 +633,10 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
             and state.approach != a.approach
         ):
             state = replace(state, approach=a.approach)
-        malus = _num(result, "next.attacker_attack")
-        if malus:
+        attack_malus = _num(result, "next.attacker_attack")
+        if attack_malus:
             chose = [d.name for d in s.defenders if d.margin_malus] or defender_names
-            modifier = Modifier(source=_("Marge > 10 : −1 attaque adverse"), by=", ".join(chose), attack=malus)
+            modifier = Modifier(source=_("Marge > 10 : −1 attaque adverse"), by=", ".join(chose), attack=attack_malus)
             state = _add_modifier(state, modifier, notes)
             story.append(_("Au round suivant, {name} subira {m}.").format(name=state.name, m=modifier.describe()))
         states[f.key] = state
@@ -711,13 +706,16 @@ def is_out(f: Fighter) -> bool:
 
 
 def bars(f: Fighter) -> tuple[Bar, ...]:
+    """Damage taken, defences this round, and the aim for one who shoots (no maximum: none is low)."""
     s: CombatantState = f.state
-    return (
+    out = [
         Bar("phys_taken", _("PHYS encaissés"), s.phys_taken, 0, "danger"),
         Bar("mag_taken", _("MAG encaissés"), s.mag_taken, 0, "stress"),
         Bar("defences", _("Défenses ce round"), s.defences, 0, "resource"),
-        Bar("aiming", _("Visée (rounds)"), s.aiming, AIM_MAX, "resource"),
-    )
+    ]
+    if s.weapon.category is Mode.RANGED or s.aiming or s.aiming_at:
+        out.append(Bar("aiming", _("Visée (rounds, 4 : 4 et plus)"), s.aiming, 0, "resource"))
+    return tuple(out)
 
 
 def _short(modifiers: tuple[Modifier, ...]) -> str:

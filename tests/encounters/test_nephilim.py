@@ -173,7 +173,7 @@ def test_attaque_rapide_takes_two_defences_and_leaves_the_attacker_without_one(c
     assert s["Sahar"]["cannot_defend"] is True
     assert s["Sahar"]["attacked"] is True
     assert s["Sahar"]["approach"]["name"] == "Attaque rapide"
-    assert "Attaque rapide : Sahar ne pourra plus se défendre ce round." in last(encounter).story
+    assert "Sahar — Ne peut plus se défendre ce round : non → oui" in last(encounter).lines
 
     # The Sbire strikes back: Sahar cannot defend, « Encaisser (déf. impossible) », no defence die.
     url = open_calculator(client, encounter, "nephilim", attacker=sbire, defenders=sahar)
