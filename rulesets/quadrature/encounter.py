@@ -261,37 +261,42 @@ def with_sheet(foe: Foe, sheet: Adversary) -> Foe:
     return Foe(**values, ap_left=foe.ap_left, reactions_left=foe.reactions_left, engaged=foe.engaged)
 
 
-def sheet_after(result: Result) -> Adversary | None:
-    """The sheet after the exchange: the last event's ``data["sheet"]``."""
+def _held(cls: type, data: Mapping[str, Any], name: str, notes: list[str]) -> dict[str, Any]:
+    """``data`` with every top-level counter past its bound (tokens piling up) held at the bound, said."""
+    out = dict(data)
+    for info in fields_of(cls):
+        value = out.get(info.name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            continue
+        top, bottom = info.spec.le, info.spec.ge
+        held = top if top is not None and value > top else bottom if bottom is not None and value < bottom else None
+        if held is not None:
+            out[info.name] = held
+            notes.append(
+                _("{name} — {label} : {v} dépasse la fiche, tenu à {b}.").format(
+                    name=name, label=info.spec.label, v=value, b=held
+                )
+            )
+    return out
+
+
+def sheet_after(result: Result, notes: list[str]) -> Adversary | None:
+    """The sheet after the exchange: the last event's ``data["sheet"]`` (counters held at their bounds)."""
     if not result.events or "sheet" not in result.events[-1].data:
         return None
-    data = result.events[-1].data["sheet"]
-    sheet: Adversary = parse(Adversary, data)
+    data = dict(result.events[-1].data["sheet"])
+    sheet: Adversary = parse(Adversary, _held(Adversary, data, str(data.get("name", "")), notes))
     return sheet
 
 
 def _bounded(state: Any, notes: list[str]) -> Any:
-    """A state whose counters went past their bounds (tokens piling up) is held at the bound, said."""
+    """A state whose counters went past their bounds is held at the bounds (see :func:`_held`)."""
+    data = to_data(state)
     try:
-        parse(type(state), to_data(state))
+        parse(type(state), data)
     except ScenarioError:
-        changes: dict[str, Any] = {}
-        for info in fields_of(type(state)):
-            value = getattr(state, info.name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                continue
-            top, bottom = info.spec.le, info.spec.ge
-            if top is not None and value > top:
-                changes[info.name] = top
-            elif bottom is not None and value < bottom:
-                changes[info.name] = bottom
-            if info.name in changes:
-                notes.append(
-                    _("{name} — {label} : {v} dépasse la fiche, tenu à {b}.").format(
-                        name=state.name, label=info.spec.label, v=value, b=changes[info.name]
-                    )
-                )
-        return replace(state, **changes)
+        held = _held(type(state), data, state.name, notes)
+        return replace(state, **{k: v for k, v in held.items() if v != data[k]})
     return state
 
 
@@ -550,7 +555,7 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
     if adversary := bindings.get("adversary", ()):
         f = adversary[0]
         before: Foe = f.state
-        after = sheet_after(result)
+        after = sheet_after(result, notes)
         foe = with_sheet(before, after) if after is not None else before
         if s.mode is Mode.ADVERSARY_ATTACK and 1 <= s.card <= len(s.adversary.deck):
             card = s.adversary.deck[s.card - 1]
@@ -642,12 +647,19 @@ def _pc_round(pc: PcState, clock: Clock, table: Scenario, story: list[str]) -> P
     return replace(pc, endurance_tokens=endurance, stability_tokens=stability)
 
 
-def _foe_round(f: Fighter, clock: Clock, table: Scenario, pcs: dict[str, tuple[str, PcState]], story: list[str]) -> Foe:
+def _foe_round(
+    f: Fighter,
+    clock: Clock,
+    table: Scenario,
+    pcs: dict[str, tuple[str, PcState]],
+    story: list[str],
+    notes: list[str],
+) -> Foe:
     """An adversary's end of round through the engine, then the Aura de terreur on the engaged PCs."""
     foe: Foe = f.state
     engaged = [pcs[name] for name in _engaged_names(foe) if name in pcs]
     result = _round_of(foe, engaged[0][1] if engaged else None, table)
-    after = sheet_after(result)
+    after = sheet_after(result, notes)
     new = with_sheet(foe, after) if after is not None else foe
     new = replace(new, ap_left=None, reactions_left=None)
     n = result.numbers
@@ -719,7 +731,7 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
     for f in fighters:
         if f.kind != ADV or destroyed(f.state):
             continue
-        new = _foe_round(f, clock, table, pcs, story)
+        new = _foe_round(f, clock, table, pcs, story, notes)
         if new != f.state:
             states[f.key] = _bounded(new, notes)
     originals = {f.key: f.state for f in fighters}

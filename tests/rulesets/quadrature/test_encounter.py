@@ -455,3 +455,69 @@ def test_apply_never_raises_when_the_pc_role_is_left_unbound():
     assert result.outcome == "success"
     assert set(states) == {"1"}
     assert states["1"].engaged == ""
+
+
+def test_random_exchanges_and_rounds_never_raise_and_always_leave_valid_states():
+    """Two hundred exchanges in every direction with random dice and effects, a round every few:
+    ``apply`` and ``advance`` never raise, and every state they write parses back unchanged."""
+    import random
+
+    from rulesets.core.dice import roll_dice
+
+    rng = random.Random(20240601)
+    ghoul = replace(
+        WOLF, name="Nécrophage", traits=Traits(terror_aura=True, hypnotic_gaze=True, exhausting_strike=True)
+    )
+    ant = replace(WOLF, name="Fourmi", traits=Traits(hive_mind=True, predator_reflexes=True), reactions=1)
+    cast = {
+        "1": WOLF,
+        "2": ALDRIC,
+        "3": RATS,
+        "4": ghoul,
+        "5": ant,
+        "6": replace(ant, name="Fourmi 2"),
+        "7": replace(ALDRIC, name="Brenna"),
+    }
+    clock = CLOCK
+    applied_count = 0
+    for step in range(200):
+        foe_key = rng.choice(["1", "3", "4", "5"])
+        pc_key = rng.choice(["2", "7", None])
+        bindings: dict[str, tuple[Fighter, ...]] = {"adversary": (fighter(foe_key, cast[foe_key]),)}
+        if pc_key:
+            bindings["pc"] = (fighter(pc_key, cast[pc_key]),)
+        if foe_key == "5":
+            bindings["allies"] = (fighter("6", cast["6"]),)
+        mode = rng.choice(["adversary_attack", "pc_attack", "pc_attack", "round", "hypnotic_gaze"])
+        changes: dict[str, Any] = {"mode": mode, "matchup": rng.randint(-2, 2)}
+        if mode == "pc_attack":
+            changes.update(
+                strike(**{k: rng.randint(0, 3) for k in ("light", "heavy", "fatigue", "bleed", "up", "down")})
+            )
+            changes["pc.score"] = rng.randint(5, 20)
+            foe = cast[foe_key]
+            changes["target_part"] = 1 if foe.kind is Kind.HORDE else rng.randint(1, len(foe.parts))
+        elif mode == "adversary_attack":
+            changes["card"] = rng.randint(1, len(cast[foe_key].deck))
+        try:
+            s = scenario(bindings, **changes)
+        except ScenarioError:
+            continue  # the page refuses it too (a card it cannot pay, a gaze it has not…)
+        result = resolve(s, roll_dice(dice_for(s), seed=step + 1))
+        applied = apply(s, result, bindings, clock)
+        applied_count += 1
+        for key, state in applied.states.items():
+            assert parse(type(state), to_data(state)) == state, (step, key)
+            cast[key] = state
+        if step % 7 == 6:
+            everyone = tuple(fighter(k, v) for k, v in cast.items())
+            turned = advance(everyone, clock, TABLE)
+            for key, state in turned.states.items():
+                assert parse(type(state), to_data(state)) == state, (step, key)
+                cast[key] = state
+            clock = turned.clock
+            for f in everyone:
+                bars(f)
+                badges(f, clock, TABLE)
+    assert applied_count > 120
+    assert clock.round > 15
