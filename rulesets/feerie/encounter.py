@@ -672,7 +672,9 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Any) -> Applied:
             continue
         label = event.label or _("Événement")
         key = by_name.get(event.target) if event.target else None
-        if key is not None and event.essence_loss:
+        if key is not None and event.essence_loss and states[key].essence == 0:
+            story.append(_("Rang 0 : {label} ({name}, déjà sans Essence).").format(label=label, name=states[key].name))
+        elif key is not None and event.essence_loss:
             s = states[key]
             after = max(0, s.essence - event.essence_loss)
             states[key] = replace(s, essence=after)
@@ -770,7 +772,7 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     pending = [e.label or _("Événement") for e in clock.events if not e.done]
     if pending:
         out.append(_("Au rang 0 de cette Action : {events}.").format(events=" ; ".join(pending)))
-    if fighters and len(_standing(fighters)) <= 1:
+    if len(fighters) > 1 and len(_standing(fighters)) <= 1:
         out.append(_("Un seul Féerique garde de l'Essence, ou aucun : le combat est joué."))
     return tuple(out)
 

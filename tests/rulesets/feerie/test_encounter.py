@@ -87,6 +87,7 @@ def test_a_bestiary_wichtln_becomes_a_state_with_the_seeds_derived_values():
     d = enc.derived(s)
     # « Attaque au contact 23, Défense 25, Dommages au contact 12, Encaissement 15 »
     assert (d.attack, d.defense, d.damage, d.soak, d.tactic_cap) == (23, 25, 12, 15, 3)
+    assert enc.derived(replace(s, attributes=(*s.attributes, Attribute()))) == d  # a blank row left by a form
     ranged = replace(
         s,
         ranged=True,
@@ -376,3 +377,15 @@ def test_badges_and_status_speak_french():
     assert enc.badges(fighter("x", state("X", essence=0)), enc.Clock(), None) == ("hors de combat",)
     assert enc.status((lutin, ogre), enc.Clock(action=2)) == ("Initiatives de l'Action 2 : Ogre 14, Lutin 6.",)
     assert enc.bars(lutin) == (core.Bar("essence", "Essence", 20, 20),)
+
+
+def test_an_event_on_a_fallen_fighter_and_a_lone_combatant_say_so_plainly():
+    fallen = fighter("f", state("Farfadet", essence=0))
+    clock = enc.Clock(events=(enc.Recurring("La noyade", target="Farfadet", essence_loss=2),))
+    applied = enc.advance((fallen,), clock, None)
+    assert "Rang 0 : La noyade (Farfadet, déjà sans Essence)." in applied.story
+    assert "f" not in applied.states
+    assert enc.status((fighter("o", state("Ogre")),), enc.Clock()) == ()  # one combatant added: nothing is over
+    assert enc.status((fighter("o", state("Ogre")), fallen), enc.Clock()) == (
+        "Un seul Féerique garde de l'Essence, ou aucun : le combat est joué.",
+    )
