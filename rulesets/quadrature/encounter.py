@@ -570,7 +570,9 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
             foe = replace(foe, allied_stability=before.allied_stability)
             if spent > 0 and s.adversary.traits.hive_mind:
                 foe = _share_spent(foe, spent, allies, states, story)
-        if pc_bound and s.mode is not Mode.ROUND:
+        # an exchange engages the two; a move without a roll (Bande II) does not
+        struck = s.mode in (Mode.PC_ATTACK, Mode.HYPNOTIC_GAZE) or "garde" in n
+        if pc_bound and struck:
             foe = _engage(foe, pc_bound[0].state.name)
         if s.mode is Mode.PC_ATTACK:
             story.append(standing_line(foe))

@@ -521,3 +521,12 @@ def test_random_exchanges_and_rounds_never_raise_and_always_leave_valid_states()
                 badges(f, clock, TABLE)
     assert applied_count > 120
     assert clock.round > 15
+
+
+def test_a_hordes_move_spends_an_action_but_engages_no_one():
+    swarm = replace(RATS, deck=(replace(Adversary().deck[0], name="Bande II", attack=False), *RATS.deck))
+    states, story, result = exchange(fighter("1", swarm), fighter("2", ALDRIC), card=1)
+    assert result.outcome == "action"
+    assert (states["1"].ap_left, states["1"].engaged) == (1, "")
+    assert states["2"] == ALDRIC
+    assert "Nuée de rats joue « Bande II » : 1 ⚫, il lui en reste 1 cette manche." in story
