@@ -15,7 +15,7 @@ from django.core.management import call_command
 
 from bestiary.feerie.models import Creature
 from encounters.models import Combatant
-from tests.encounters.helpers import add, advance, detail_url, open_calculator, redo, resolve, states, undo
+from tests.encounters.helpers import add, advance, apply, detail_url, open_calculator, redo, resolve, states, undo
 from tests.factories_encounters import EncounterFactory
 
 pytestmark = pytest.mark.django_db
@@ -112,21 +112,17 @@ def settings(client, encounter, **changes):
     return response
 
 
-def apply(client, page_html):
-    """« Appliquer à la rencontre » (the helpers' reader, tolerant of the form's extra classes)."""
-    match = re.search(r'<form method="post"\s+action="([^"]+)"\s+class="apply-form[^"]*".*?</form>', page_html, re.S)
-    assert match, "no « Appliquer » form on the result page"
-    fields = {k: html.unescape(v) for k, v in re.findall(r'name="([^"]+)" value="([^"]*)"', match.group(0))}
-    response = client.post(html.unescape(match.group(1)), fields)
+def applied(client, encounter, page_html):
+    """« Appliquer à la rencontre », which must land."""
+    response = apply(client, page_html)
     assert response.status_code == 303, response.content.decode()[:2000]
-    return response
+    encounter.refresh_from_db()
 
 
-def play(client, encounter, page, roles, dice=None, **changes):
+def played(client, encounter, page, roles, dice=None, **changes):
     """Open the calculator for ``roles``, resolve, apply; returns the result page's visible text."""
     page_html = resolve(client, open_calculator(client, encounter, page, **roles), dice, **changes)
-    apply(client, page_html)
-    encounter.refresh_from_db()
+    applied(client, encounter, page_html)
     return visible(page_html)
 
 
@@ -182,7 +178,7 @@ def test_rubezahl_anticipates_the_serpent_and_the_next_action_owes_nothing_for_i
 
     # Action 1: Initiative 15 against 17; Rübezahl anticipates two ranks to act at 17 with the Serpent,
     # first thanks to his Vigilance (20 > 17), at −2; his Défense stays at 16 − 2 = 14 for the Action.
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -231,7 +227,7 @@ def test_rubezahl_anticipates_the_serpent_and_the_next_action_owes_nothing_for_i
     page = visible(page_html)
     assert "Rübezahl (Défense 16) est touché : marge +5, Essence perdue 0" in page
     assert "Serpent à Sornettes (Défense 15) est touché : marge +6, Essence perdue 20" in page
-    apply(client, page_html)
+    applied(client, encounter, page_html)
     s = states(encounter)
     assert (s["Rübezahl"]["initiative"], s["Serpent à Sornettes"]["initiative"]) == (20, 27)
     assert s["Serpent à Sornettes"]["essence"] == 0
@@ -262,7 +258,7 @@ def test_an_extra_attack_costs_its_malus_now_and_minus_4_to_the_whole_next_actio
     redcap = creature(client, encounter, "Redcap")
     fighters = [moi, redcap]
     extra = {"activities__2__rank": second_rank} if second_rank else {}
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -305,7 +301,7 @@ def test_an_extra_attack_costs_its_malus_now_and_minus_4_to_the_whole_next_actio
     # toutes mes activités ». The second declared attack is dropped at step 1.
     url = open_calculator(client, encounter, "feerie-action", fighters=fighters)
     assert "fighters.0.carried_malus=-4" in url
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -335,7 +331,7 @@ def test_the_pixie_changes_his_mind_at_rank_19_and_pays_for_it_in_the_next_actio
     hippogriffe = creature(client, encounter, "Hippogriffe")
     fighters = [pixie, lutin, hippogriffe]
     # Bestiary Pixie: Défense 16 + 3 (Taille −3) + couardise 3 = 22; plafond de tactique 2 + 3 + 3 = 8.
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -368,7 +364,7 @@ def test_the_pixie_changes_his_mind_at_rank_19_and_pays_for_it_in_the_next_actio
     assert states(encounter)["Pixie"]["carried_malus"] == -4
     # Action 2: Initiative 14 + taquinerie 3 + 0 − 4 + 0 = 13; the awake Hippogriffe (12 + ouïe fine 2 = 14)
     # strikes the fleeing Pixie: Défense 22 + 5 − 4 = 23 against 16 + bec et serres 3 = 19.
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -407,7 +403,7 @@ def test_the_poignard_de_cristal_change_of_intention_over_two_actions(
     korrigan = typed(encounter, "Korrigan", vigilance=12, habilete=14)
     fighters = [moi, compagnon, gobelin, korrigan]
     breath = {"activities__0__rank": breath_rank} if breath_rank else {}
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -450,7 +446,7 @@ def test_the_poignard_de_cristal_change_of_intention_over_two_actions(
     url = open_calculator(client, encounter, "feerie-action", fighters=fighters)
     assert "fighters.0.carried_malus=-4" in url
     assert "fighters.2.defense=0" in url  # the Gobelin has no Essence: Défense zero
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -481,7 +477,7 @@ def test_a_surprised_lutin_is_slow_and_exposed_in_the_first_action_only(client, 
     assert "situation.surprised=on" in open_calculator(client, encounter, "feerie", attacker=redcap, defender=lutin)
 
     # Action 1: Initiative 14 − 8 = 6; Défense 16 − 4 = 12: 23 against 12, ⌊11/2⌋ + 13 − 8 = 10.
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -501,7 +497,7 @@ def test_a_surprised_lutin_is_slow_and_exposed_in_the_first_action_only(client, 
     assert states(encounter)["Lutin"]["surprised"] is False
 
     # Action 2: no more surprise: Initiative 14, Défense 16; 18 against 16, ⌊2/2⌋ + 13 − 8 = 6.
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie-action",
@@ -530,7 +526,7 @@ def test_an_impersonal_event_strikes_once_per_action_on_the_page_or_at_the_end_o
     url = open_calculator(client, encounter, "feerie-action", fighters=[lutin, farfadet])
     assert "impersonal.0.target=0" in url
     assert "impersonal.0.essence_loss=3" in url
-    page = play(
+    page = played(
         client, encounter, "feerie-action", {"fighters": [lutin, farfadet]}, dice(init_0=(10, 10), init_1=(10, 10))
     )
     assert "Rang 0 : La grange brûle (Lutin)" in page
@@ -569,7 +565,7 @@ def test_the_seeds_wichtln_strikes_a_lutin_with_the_values_derived_from_its_shee
         "margin": "7",
         "essence_lost": "7",  # ⌊7/2⌋ + 12 − 8
     }
-    apply(client, page_html)
+    applied(client, encounter, page_html)
     s = states(encounter)
     assert s["Lutin"]["essence"] == 15 - 7
     assert (s["Wichtln"]["last_loss"], s["Wichtln"]["last_victim"]) == (7, "Lutin")
@@ -608,7 +604,7 @@ def test_this_actions_malus_and_a_trip_follow_the_combatant_onto_both_pages(clie
     edit(client, encounter, redcap, carried_malus=0)
 
     # « Faire tomber » (−6): 23 − 6 = 17 against 16: the Lutin falls, no Essence lost
-    page = play(
+    page = played(
         client,
         encounter,
         "feerie",
@@ -647,7 +643,7 @@ def test_an_acharnement_adds_a_quarter_of_the_last_loss_on_the_same_victim(clien
     redcap = creature(client, encounter, "Redcap")
     lutin = creature(client, encounter, "Lutin")
     farfadet = creature(client, encounter, "Farfadet")
-    play(client, encounter, "feerie", {"attacker": redcap, "defender": lutin}, {"plus.1": 10, "moins.1": 10})
+    played(client, encounter, "feerie", {"attacker": redcap, "defender": lutin}, {"plus.1": 10, "moins.1": 10})
     s = states(encounter)
     assert s["Lutin"]["essence"] == 15 - 8  # 23 against 16: ⌊7/2⌋ + 13 − 8
     assert (s["Redcap"]["last_loss"], s["Redcap"]["last_victim"]) == (8, "Lutin")
@@ -659,7 +655,7 @@ def test_an_acharnement_adds_a_quarter_of_the_last_loss_on_the_same_victim(clien
         client, url, {"plus.1": 10, "moins.1": 10}, blows__0__kind="acharnement", blows__0__defense_malus=-8
     )
     assert final(page_html)["damage"] == "15"
-    apply(client, page_html)
+    applied(client, encounter, page_html)
     assert states(encounter)["Lutin"]["essence"] == 0
     assert states(encounter)["Redcap"]["last_loss"] == 7  # what it really took: the Lutin had 7 left
     assert "Lutin n'a plus d'Essence : hors de combat, sa Défense tombe à zéro." in last(encounter).story
@@ -673,7 +669,7 @@ def test_an_incident_is_noted_for_the_game_master_and_costs_no_essence_by_itself
     lutin = creature(client, encounter, "Lutin")
     wichtln = creature(client, encounter, "Wichtln")
     # 16 − 19 = −3 against 25: margin −28; if he hurts himself: ⌊28/2⌋ + 6 − 8 = 12
-    page = play(client, encounter, "feerie", {"attacker": lutin, "defender": wichtln}, {"plus.1": 1, "moins.1": 20})
+    page = played(client, encounter, "feerie", {"attacker": lutin, "defender": wichtln}, {"plus.1": 1, "moins.1": 20})
     assert "Incident" in page
     entry = last(encounter)
     assert any(
@@ -690,7 +686,7 @@ def test_undo_and_redo_walk_a_whole_action_and_its_end_back_and_forth(client, en
     rubezahl = creature(client, encounter, "Rübezahl")
     serpent = creature(client, encounter, "Serpent à Sornettes")
     before = states(encounter)
-    play(
+    played(
         client,
         encounter,
         "feerie-action",
@@ -728,7 +724,7 @@ def test_the_encounter_page_tells_essence_initiatives_and_malus_in_french(client
     assert "Un échange : Attaque contre Défense" in visible(body)
     ticked = re.findall(r'name="role\.fighters"\s+value="(\d+)"\s+checked', body)
     assert ticked == [str(moi.pk), str(redcap.pk)]  # every fighter takes part in the Action
-    play(
+    played(
         client,
         encounter,
         "feerie-action",
