@@ -11,7 +11,8 @@ from django.core.management import call_command
 
 from bestiary.quadrature.models import Adversary
 from encounters.models import Combatant, Encounter
-from tests.encounters.helpers import add, advance, detail_url, open_calculator, redo, resolve, states, undo
+from tests.encounters import helpers
+from tests.encounters.helpers import add, advance, detail_url, open_calculator, redo, states, undo
 from tests.factories_encounters import EncounterFactory
 
 pytestmark = pytest.mark.django_db
@@ -44,21 +45,10 @@ def visible(page):
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
-def apply(client, page):
-    """Post the result page's « Appliquer à la rencontre » form (found by its id, whatever its classes)."""
-    form = re.search(r'<form\b[^>]*\bid="apply-form"[^>]*>.*?</form>', page, re.S)
-    assert form, "no « Appliquer » form on the result page"
-    action = re.search(r'action="([^"]+)"', form.group(0)).group(1)
-    fields = {k: html.unescape(v) for k, v in re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(0))}
-    return client.post(html.unescape(action), fields)
-
-
 def play(client, encounter, roles, dice=None, **changes):
-    """Open the calculator for ``roles``, resolve with typed ``dice`` and ``changes``, apply."""
-    url = open_calculator(client, encounter, "quadrature", **roles)
-    response = apply(client, resolve(client, url, dice, **changes))
+    """The shared helper on the Quadrature page: open, resolve with typed dice, apply (303)."""
+    response = helpers.play(client, encounter, "quadrature", roles, dice, **changes)
     assert response.status_code == 303, response.content.decode()[:3000]
-    encounter.refresh_from_db()
     return response
 
 
