@@ -6,12 +6,12 @@ class CalculatorConfig(AppConfig):
     verbose_name = "Estoc"
 
     def ready(self) -> None:
-        from django.utils.translation import gettext
+        from django.utils.translation import get_language, gettext
 
         from calculator import bestiary_cache
         from rulesets.core.i18n import set_translator
         from rulesets.core.registry import load_all
 
-        set_translator(gettext)
+        set_translator(gettext, get_language)
         load_all()
         bestiary_cache.connect()

@@ -15,11 +15,11 @@ from django_htmx.middleware import HtmxDetails
 
 from calculator import bestiary_cache, plugins, services
 from calculator.charts import chart_view
-from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_query
+from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_pairs, query_string
 from encounters.context import CalculatorContext, calculator_context
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import Resolution
-from rulesets.core.schema import ScenarioError, flatten, to_data, unflatten
+from rulesets.core.schema import ScenarioError, flatten, to_data
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -55,20 +55,32 @@ def _ruleset(slug: str) -> Ruleset:
     return rulesets[slug]
 
 
-def permalink(
-    ruleset: Ruleset, resolution: Resolution, hidden: tuple[str, ...], changes: dict[str, Any] | None = None
-) -> str:
-    """The URL that replays ``resolution`` (same scenario, typed dice and seed), with ``changes``."""
-    scenario = {
+def permalink_scenario(resolution: Resolution, hidden: tuple[str, ...]) -> dict[str, Any]:
+    """The resolved scenario as flat fields, without those the page hides (table settings)."""
+    return {
         k: v
         for k, v in flatten(to_data(resolution.scenario)).items()
         if not any(k == h or k.startswith(h + ".") for h in hidden)
     }
-    scenario.update(changes or {})
+
+
+def permalink(
+    ruleset: Ruleset,
+    resolution: Resolution,
+    hidden: tuple[str, ...],
+    changes: dict[str, Any] | None = None,
+    scenario: dict[str, Any] | None = None,
+) -> str:
+    """The URL that replays ``resolution`` (same scenario, typed dice and seed), with ``changes``.
+
+    ``scenario`` is :func:`permalink_scenario`'s answer when the caller already has it (the
+    variations of one result share it).
+    """
+    flat = dict(scenario if scenario is not None else permalink_scenario(resolution, hidden))
+    flat.update(changes or {})
     typed = {k: resolution.dice[k] for k in resolution.dice.typed}
-    query = permalink_query({"scenario": unflatten(scenario), "dice": typed}, resolution.dice.seed)
-    query["r"] = "1"
-    return f"{page_path(ruleset.slug)}?{query.urlencode()}"
+    pairs = [*permalink_pairs(flat, typed, resolution.dice.seed), ("r", "1")]
+    return f"{page_path(ruleset.slug)}?{query_string(pairs)}"
 
 
 @require_http_methods(["GET", "POST"])
@@ -93,6 +105,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     in_encounter = calculator_context(request, data, slug)
     resolution: Resolution | None = None
     link = ""
+    flat_result: dict[str, Any] = {}
     status = 200
     payload = form.payload()
     wants_result = not acted and data is not None and (request.method == "POST" or data.get("r") == "1")
@@ -103,7 +116,8 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             form.set_errors(exc.errors)
             status = 422
         else:
-            link = permalink(ruleset, resolution, plugin.hidden)
+            flat_result = permalink_scenario(resolution, plugin.hidden)
+            link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
             if request.method == "POST" and not request.htmx:
                 return HttpResponseRedirect(carry(in_encounter, link), status=303)
     elif scenario is None and data is not None:
@@ -134,7 +148,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
             (label, carry(in_encounter, url), current)
-            for label, url, current in _variations(ruleset, plugin, resolution)
+            for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
         ],
     }
     template = "calculator/page.html"
@@ -166,12 +180,12 @@ def carry(in_encounter: CalculatorContext | None, url: str) -> str:
 
 
 def _variations(
-    ruleset: Ruleset, plugin: plugins.WebPlugin, resolution: Resolution | None
+    ruleset: Ruleset, plugin: plugins.WebPlugin, resolution: Resolution | None, flat: dict[str, Any]
 ) -> list[tuple[str, str, bool]]:
     if resolution is None or plugin.variations is None:
         return []
     return [
-        (label, permalink(ruleset, resolution, plugin.hidden, changes), current)
+        (label, permalink(ruleset, resolution, plugin.hidden, changes, scenario=flat), current)
         for label, changes, current in plugin.variations(resolution)
     ]
 

@@ -108,3 +108,15 @@ def test_openapi_describes_each_ruleset_request_from_its_dataclasses(client):
         schema = operation["requestBody"]["content"]["application/json"]["schema"]
         assert "scenario" in schema["properties"]
         assert "400" in operation["responses"]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_answer_fits_the_schema_the_openapi_document_declares(client, slug):
+    """The resolve and odds answers skip pydantic's re-validation (for speed): they must still be
+    exactly the declared ``ResolveOut`` / ``OddsOut``, field for field."""
+    from calculator.api import OddsOut, ResolveOut
+
+    for example in load_all()[slug].examples():
+        for route, schema in (("resolve", ResolveOut), ("odds", OddsOut)):
+            data = post(client, f"/api/rulesets/{slug}/{route}", dict(example.request)).json()
+            assert schema.model_validate(data).model_dump(mode="json") == data, (example.key, route)

@@ -30,6 +30,33 @@ def test_check_deploy_reports_nothing_in_production_mode():
     assert "no issues" in done.stdout
 
 
+def test_check_deploy_is_clean_with_an_smtp_server_too():
+    done = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "DEBUG",
+        SECRET_KEY="a-long-random-production-key-" + "x" * 40 + "-QWERTY-12345",
+        ALLOWED_HOSTS="estoc.example",
+        DEBUG="0",
+        EMAIL_HOST="smtp.example.org",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_emails_go_through_smtp_when_a_server_is_given():
+    done = run_manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.MAILERS['default']['BACKEND'], settings.SILENCED_SYSTEM_CHECKS)",
+        SECRET_KEY="k" * 60,
+        DEBUG="0",
+        EMAIL_HOST="smtp.example.org",
+    )
+    assert done.stdout.split() == ["django.core.mail.backends.smtp.EmailBackend", "[]"], done.stderr
+
+
 def test_production_mode_refuses_to_start_without_a_secret_key():
     done = run_manage("check", SECRET_KEY="", DEBUG="0")
     assert done.returncode != 0

@@ -12,15 +12,38 @@ from collections.abc import Callable
 _translator: Callable[[str], str] = str
 
 
-def set_translator(translator: Callable[[str], str]) -> None:
-    """Use ``translator`` for every later call of :func:`_`."""
-    global _translator
+def _no_language() -> str | None:
+    return None
+
+
+_language: Callable[[], str | None] = _no_language
+_cache: dict[tuple[str | None, str], str] = {}
+_CACHE_MAX = 20_000  # source texts are finite; the bound only guards against a caller passing built strings
+
+
+def set_translator(translator: Callable[[str], str], language: Callable[[], str | None] | None = None) -> None:
+    """Use ``translator`` for every later call of :func:`_`.
+
+    ``language`` names the active language: translations are then remembered per language, so
+    that an engine's few hundred texts cost a lookup each instead of a catalogue search (a
+    resolution translates some forty texts).
+    """
+    global _translator, _language
     _translator = translator
+    _language = language or _no_language
+    _cache.clear()
 
 
 def _(message: str) -> str:
     """Translate ``message`` (a French source text)."""
-    return _translator(message)
+    key = (_language(), message)
+    translated = _cache.get(key)
+    if translated is None:
+        translated = _translator(message)
+        if len(_cache) >= _CACHE_MAX:
+            _cache.clear()
+        _cache[key] = translated
+    return translated
 
 
 def fr_number(value: float | int, decimals: int = 0) -> str:

@@ -40,14 +40,24 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
-def load_all() -> dict[str, Ruleset]:
-    """Import every ``rulesets.<slug>`` package (each registers itself) and return the registry."""
-    import rulesets
+_LOADED: dict[str, Ruleset] = {}
 
-    for info in pkgutil.iter_modules(rulesets.__path__):
-        if info.ispkg and info.name != "core":
-            importlib.import_module(f"rulesets.{info.name}")
-    return dict(sorted(_REGISTRY.items()))
+
+def load_all() -> dict[str, Ruleset]:
+    """Import every ``rulesets.<slug>`` package (each registers itself) and return the registry.
+
+    The packages are looked for once per process (a folder cannot appear in a running server);
+    every page calls this, and listing the folder cost more than the rest of the lookup.
+    """
+    if not _LOADED or len(_LOADED) != len(_REGISTRY):
+        import rulesets
+
+        for info in pkgutil.iter_modules(rulesets.__path__):
+            if info.ispkg and info.name != "core":
+                importlib.import_module(f"rulesets.{info.name}")
+        _LOADED.clear()
+        _LOADED.update(sorted(_REGISTRY.items()))
+    return dict(_LOADED)
 
 
 def get(slug: str) -> Ruleset:
