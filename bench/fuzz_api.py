@@ -13,7 +13,8 @@ schema of its status code in the OpenAPI document):
 
 Reports per operation the requests sent in each phase and the status codes received, then every
 failure with its check and the request (as a curl command), and writes
-``artifacts/fuzz/summary.json`` (Schemathesis' own JSON and NDJSON reports are next to it).
+``artifacts/fuzz/summary.json`` (Schemathesis' own JSON report is next to it; its NDJSON events,
+every request and response, ≈ 200 MB, are deleted once counted unless ``--keep-events``).
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--include", default="", help="operation-id regex (default: every operation)")
     parser.add_argument("--timeout", type=int, default=1500, help="hard limit of the schemathesis run, seconds")
+    parser.add_argument("--keep-events", action="store_true", help="keep the NDJSON events (≈ 200 MB)")
     args = parser.parse_args()
     started = time.monotonic()
     OUT.mkdir(parents=True, exist_ok=True)
@@ -130,6 +132,8 @@ def main() -> None:
         code, seconds = schemathesis(base, args)
     report = json.loads((OUT / "schemathesis.json").read_text())
     operations = per_operation(OUT / "schemathesis.ndjson")
+    if not args.keep_events:  # every request and response: the counts are taken, the failures are in the JSON
+        (OUT / "schemathesis.ndjson").unlink()
     summary = {
         "command": report.get("command"),
         "schemathesis": report.get("schemathesis_version"),

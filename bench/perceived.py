@@ -9,7 +9,10 @@ the first die and a new seed, click « Résoudre », and measure in the page, wi
 * ``dom``: from the click event until the new result is in the DOM (a MutationObserver installed
   before the click sees ``#result`` show the new seed);
 * ``painted``: until the frame after that one (two ``requestAnimationFrame``), i.e. the result on
-  screen — the figure the target (p95 ≤ 150 ms on localhost) is checked against.
+  screen — the figure the target (p95 ≤ 150 ms on localhost) is checked against;
+* and where that time goes, from the Resource Timing entry of htmx's request: ``before_request``
+  (click → request sent), ``request`` (network and server, until the response's last byte),
+  ``after_response`` (swap, settle, layout and paint).
 
 Prints a JSON report (also written to ``artifacts/perceived/report.json``).
 """
@@ -58,6 +61,7 @@ PROBE = """
 ARM = """
 (seed) => {
   Object.assign(window.__probe, { t0: null, dom: null, painted: null, seed: String(seed) });
+  performance.clearResourceTimings();
   document.querySelector("#scenario-form [name=seed]").value = String(seed);
 }
 """
@@ -79,17 +83,32 @@ def stats(values: list[float]) -> dict[str, float]:
     }
 
 
-def click_and_measure(page: Any, seed: int, die_value: str) -> tuple[float, float]:
+# the htmx request (XHR) of that click, from the Resource Timing API: when it left, when it was back
+READ = """
+() => {
+  const probe = window.__probe;
+  const xhr = performance.getEntriesByType("resource").filter((e) => e.initiatorType === "xmlhttprequest").pop();
+  return { ...probe, start: xhr ? xhr.startTime : null, end: xhr ? xhr.responseEnd : null };
+}
+"""
+
+
+def click_and_measure(page: Any, seed: int, die_value: str) -> dict[str, float]:
     die = page.locator("#live input.die").first
     die.fill(die_value)
     page.evaluate(ARM, seed)
     page.click("#resolve-button")
     page.wait_for_function("() => window.__probe.painted !== null", timeout=15000)
-    probe = page.evaluate("window.__probe")
-    return probe["dom"] - probe["t0"], probe["painted"] - probe["t0"]
+    p = page.evaluate(READ)
+    out = {"dom": p["dom"] - p["t0"], "painted": p["painted"] - p["t0"]}
+    if p["start"] is not None:
+        out["before_request"] = p["start"] - p["t0"]  # htmx gathers the form and sends it
+        out["request"] = p["end"] - p["start"]  # network + server, until the last byte
+        out["after_response"] = p["painted"] - p["end"]  # swap, settle, layout, paint
+    return out
 
 
-def measure(base: str, paths: list[str], clicks: int, warmup: int) -> dict[str, Any]:
+def measure(base: str, paths: list[str], clicks: int, warmup: int, no_history_cache: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     results: dict[str, Any] = {}
@@ -100,16 +119,21 @@ def measure(base: str, paths: list[str], clicks: int, warmup: int) -> dict[str, 
             for n, path in enumerate(paths):
                 page.goto(base + path, wait_until="load")
                 page.evaluate(PROBE)
-                cold = [click_and_measure(page, 900_000 + 1000 * n + i, str(i % 6 + 1))[1] for i in range(warmup)]
-                dom, painted = [], []
-                for i in range(clicks):
-                    a, b = click_and_measure(page, 100_000 + 1000 * n + i, str((i + 3) % 6 + 1))
-                    dom.append(a)
-                    painted.append(b)
+                if no_history_cache:  # diagnostic: htmx then skips its snapshot of the page on each push
+                    page.evaluate("() => document.body.setAttribute('hx-history', 'false')")
+                cold = [
+                    click_and_measure(page, 900_000 + 1000 * n + i, str(i % 6 + 1))["painted"] for i in range(warmup)
+                ]
+                samples = [click_and_measure(page, 100_000 + 1000 * n + i, str((i + 3) % 6 + 1)) for i in range(clicks)]
+                painted = [s["painted"] for s in samples]
                 results[path] = {
                     "clicks": clicks,
                     "painted": stats(painted),
-                    "dom": stats(dom),
+                    **{
+                        part: stats([s[part] for s in samples])
+                        for part in ("dom", "before_request", "request", "after_response")
+                        if all(part in s for s in samples)
+                    },
                     "painted_ms": [round(v, 1) for v in painted],
                     "warmup_painted_ms": [round(v, 1) for v in cold],
                     "target_met": percentile(painted, 95) <= TARGET_MS,
@@ -125,6 +149,11 @@ def main() -> None:
     parser.add_argument("--pages", default="/encore/,/nephilim/")
     parser.add_argument("--clicks", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=8, help="clicks not counted (each worker's first hits)")
+    parser.add_argument(
+        "--no-history-cache",
+        action="store_true",
+        help="diagnostic, not the product: hx-history=false on <body>, so that htmx does not snapshot the page",
+    )
     args = parser.parse_args()
     started = time.monotonic()
     env = server.server_env(server.ensure_database(args.database))
@@ -136,11 +165,14 @@ def main() -> None:
         "loadavg_before": [round(v, 2) for v in os.getloadavg()],
     }
     with server.gunicorn(env, log_path=OUT / "gunicorn.log") as base:
-        report["pages"] = measure(base, [p for p in args.pages.split(",") if p], args.clicks, args.warmup)
+        paths = [p for p in args.pages.split(",") if p]
+        report["pages"] = measure(base, paths, args.clicks, args.warmup, args.no_history_cache)
+        if args.no_history_cache:
+            report["variant"] = "diagnostic: hx-history=false set on <body> in the browser (no htmx history snapshot)"
     report["loadavg_after"] = [round(v, 2) for v in os.getloadavg()]
     report["seconds"] = round(time.monotonic() - started, 1)
     text = json.dumps(report, indent=2, ensure_ascii=False)
-    (OUT / "report.json").write_text(text + "\n")
+    (OUT / ("report-no-history-cache.json" if args.no_history_cache else "report.json")).write_text(text + "\n")
     print(text)
 
 

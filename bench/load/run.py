@@ -295,8 +295,8 @@ def wrk(
 
 def svg_chart(points: list[dict[str, Any]], target_ms: float, title: str, note: str) -> str:
     """Resolve latency (p50, p95) against concurrency, as a small self-contained SVG."""
-    width, height = 640, 380
-    left, right, top, bottom = 64, 24, 48, 64
+    width, height = 680, 400
+    left, right, top, bottom = 64, 56, 64, 64
     xs = [p["connections"] for p in points]
     p50 = [p["latency_ms"]["p50"] for p in points]
     p95 = [p["latency_ms"]["p95"] for p in points]
@@ -319,7 +319,10 @@ def svg_chart(points: list[dict[str, Any]], target_ms: float, title: str, note: 
         f"<title>{title}</title>",
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
         f'<text x="{width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">{title}</text>',
-        f'<text x="{width / 2}" y="38" text-anchor="middle" fill="#555">{note}</text>',
+        *(
+            f'<text x="{width / 2}" y="{40 + 14 * i}" text-anchor="middle" fill="#555" font-size="11">{line}</text>'
+            for i, line in enumerate(note.split("\n"))
+        ),
     ]
     tick = 0.0
     while tick <= y_max + 1e-9:
@@ -343,16 +346,20 @@ def svg_chart(points: list[dict[str, Any]], target_ms: float, title: str, note: 
         f'<text x="{width - right - 4}" y="{y(target_ms) - 6:.1f}" text-anchor="end" fill="#c0392b">'
         f"objectif p95 {target_ms:g} ms</text>",
     ]
-    for values, colour, label in ((p50, "#2471a3", "p50"), (p95, "#d68910", "p95")):
+
+    def shown(value: float) -> str:
+        return f"{value:.0f}" if value >= 100 else f"{value:g}"
+
+    for values, colour, label, dy in ((p50, "#2471a3", "p50", 16), (p95, "#d68910", "p95", -7)):
         path = " ".join(f"{x(a):.1f},{y(b):.1f}" for a, b in zip(xs, values))
         parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"/>')
         for a, b in zip(xs, values):
             parts.append(
                 f'<circle cx="{x(a):.1f}" cy="{y(b):.1f}" r="3.5" fill="{colour}"><title>{label} à {a} : {b} ms'
                 f"</title></circle>"
-                f'<text x="{x(a) + 6:.1f}" y="{y(b) - 6:.1f}" fill="{colour}" font-size="11">{b:g}</text>'
+                f'<text x="{x(a) + 6:.1f}" y="{y(b) + dy:.1f}" fill="{colour}" font-size="11">{shown(b)}</text>'
             )
-    legend_y = top + 8
+    legend_y = top + 10
     for i, (colour, label) in enumerate((("#2471a3", "p50"), ("#d68910", "p95"))):
         lx = left + 12 + i * 70
         parts.append(
@@ -363,6 +370,20 @@ def svg_chart(points: list[dict[str, Any]], target_ms: float, title: str, note: 
     parts.append(f'<text x="{width / 2}" y="{height - 6}" text-anchor="middle" fill="#555" font-size="11">{rps}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def write_chart(report: dict[str, Any], svg: Path) -> str:
+    """The chart of ``report["resolve_by_concurrency"]``; its path, relative to the repository."""
+    points = report["resolve_by_concurrency"]
+    note = (
+        f"résolutions htmx + API des 6 pages · gunicorn {report.get('workers', 4)} workers, PostgreSQL · "
+        f"{report.get('sweep_seconds', 15)} s par point\n"
+        f"{report.get('date', time.strftime('%Y-%m-%d'))}, commit {report.get('commit', '?')} · "
+        f"préliminaire : machine (2 cœurs) partagée avec d'autres travaux"
+    )
+    svg.parent.mkdir(parents=True, exist_ok=True)
+    svg.write_text(svg_chart(points, 150, "Estoc : latence des résolutions selon la charge", note))
+    return str(svg.relative_to(ROOT) if svg.is_relative_to(ROOT) else svg)
 
 
 def main() -> None:
@@ -383,7 +404,11 @@ def main() -> None:
     parser.add_argument("--sweep-duration", type=int, default=15)
     parser.add_argument("--examples", type=int, default=4, help="worked examples per ruleset in the mix")
     parser.add_argument("--svg", type=Path, default=SVG)
+    parser.add_argument("--chart-from", type=Path, help="only redraw the chart from a report.json")
     args = parser.parse_args()
+    if args.chart_from:
+        print(write_chart(json.loads(args.chart_from.read_text()), args.svg))
+        return
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is missing: apt-get install -y wrk")
 
@@ -397,10 +422,18 @@ def main() -> None:
     log_path = OUT / "gunicorn.log"
     log_start = log_path.stat().st_size if log_path.exists() else 0
     report: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d"),
+        "workers": args.workers,
+        "sweep_seconds": args.sweep_duration,
         "machine": {"cores": os.cpu_count(), "loadavg_before": [round(v, 2) for v in os.getloadavg()]},
         "commit": subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
         ).stdout.strip(),
+        "working_tree_changed": bool(
+            subprocess.run(
+                ["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, cwd=ROOT
+            ).stdout.strip()
+        ),
         "server": f"gunicorn, {args.workers} sync workers, PostgreSQL {args.database}, Redis cache, DEBUG off",
     }
     extra = ("--limit-request-line", str(LIMIT_REQUEST_LINE))
@@ -446,13 +479,7 @@ def main() -> None:
     report["server_log_errors"] = server.server_errors(log_path, log_start)[:20]
     report["machine"]["loadavg_after"] = [round(v, 2) for v in os.getloadavg()]
     if sweep:
-        args.svg.parent.mkdir(parents=True, exist_ok=True)
-        note = (
-            f"htmx + API resolves, 6 pages, gunicorn {args.workers} workers, PostgreSQL, "
-            f"{args.sweep_duration} s par point — {time.strftime('%Y-%m-%d')}, commit {report['commit']}"
-        )
-        args.svg.write_text(svg_chart(sweep, 150, "Estoc : latence des résolutions selon la charge", note))
-        report["chart"] = str(args.svg.relative_to(ROOT) if args.svg.is_relative_to(ROOT) else args.svg)
+        report["chart"] = write_chart(report, args.svg)
     timings["total_s"] = round(time.monotonic() - started, 1)
     report["timings"] = timings
     text = json.dumps(report, indent=2, ensure_ascii=False)
