@@ -269,16 +269,13 @@ def combatants_add(
     return combatants
 
 
-def preset_state(*, rules: core.EncounterRules, kind: str, values: Mapping[str, Any], name: str = "") -> dict[str, Any]:
-    """A bestiary entry's values (as its calculator page uses them) as a state, maybe renamed."""
+def preset_state(*, rules: core.EncounterRules, kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A bestiary entry's values (as its calculator page uses them) as a state of ``kind``."""
     try:
         k = rules.kind(kind)
     except StopIteration:
         raise ScenarioError({"kind": ERROR_UNKNOWN_KIND}) from None
-    data = k.from_preset(values)
-    if name.strip():
-        data["name"] = name.strip()
-    return data
+    return k.from_preset(values)
 
 
 def combatant_update(*, encounter: Encounter, version: Any, combatant: Combatant, state: Mapping[str, Any]) -> None:

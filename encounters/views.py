@@ -351,12 +351,10 @@ def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             raise ScenarioError(errors)
         if kind not in {k.key for k in rules.kinds}:
             raise ScenarioError({"kind": services.ERROR_UNKNOWN_KIND})
-        base = name or (str(values.get("name", "")) if values else "") or str(rules.kind(kind).label)
+        entry = services.preset_state(rules=rules, kind=kind, values=values) if values is not None else None
+        base = name or str((entry or {}).get("name") or rules.kind(kind).label)
         labels = [f"{base} {i + 1}" if count > 1 else base for i in range(count)]
-        if values is not None:
-            states = [services.preset_state(rules=rules, kind=kind, values=values, name=label) for label in labels]
-        else:
-            states = [rules.blank(kind, label) for label in labels]
+        states = [{**entry, "name": label} if entry is not None else rules.blank(kind, label) for label in labels]
         services.combatants_add(encounter=encounter, version=version, kind=kind, states=states)
 
     def invalid(errors: dict[str, str]) -> dict[str, Any]:

@@ -16,6 +16,14 @@ def _presets(rows: list[Any], values: Any) -> list[Preset]:
     return [Preset(key=str(r.pk), label=str(r), values=values(r)) for r in rows]
 
 
+def combatant(creature: Any) -> dict[str, Any]:
+    """A creature whole: its attacker half under ``attacker.``, its defender half under ``defender.``."""
+    return {
+        **{f"attacker.{k}": v for k, v in creature.as_attacker().items()},
+        **{f"defender.{k}": v for k, v in creature.as_defender().items()},
+    }
+
+
 def presets() -> list[PresetGroup]:
     creatures = selectors.creature_list()
     weapons = selectors.weapon_list()
@@ -33,6 +41,8 @@ def presets() -> list[PresetGroup]:
         PresetGroup(
             "attacker", "attacker", _("Attaquant du bestiaire"), _presets(creatures, lambda c: c.as_attacker())
         ),
+        # both halves of a creature, for an encounter's combatant (the page itself never shows it)
+        PresetGroup("combatant", "", _("Combattant du bestiaire"), _presets(creatures, combatant)),
         PresetGroup(
             "approach",
             "attacker.approach",

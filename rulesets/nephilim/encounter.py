@@ -25,11 +25,8 @@ the damage taken, PHYS and MAG apart (seed ``002`` §1–§3, §9, §12, §14).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
-from pathlib import Path
 from typing import Annotated, Any
 
 from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
@@ -224,50 +221,14 @@ class CombatantState:
 
 # --- the bestiary ---------------------------------------------------------------------------------
 
-_FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "nephilim.json"
-_TYPE_OF_CATEGORY = {
-    "nephilim": DefenderKind.NEPHILIM,
-    "initie": DefenderKind.INITIE,
-    "selenim": DefenderKind.SELENIM,
-    "creature_magique": DefenderKind.CREATURE,
-}
 _PROTECTION_FIELDS = ("name", "phys", "mag", "magical", "element", "optional_bonus")
 
 
-@cache
-def _shipped_bestiary() -> dict[str, dict[str, Any]]:
-    """The defence half of each shipped creature (``fixtures/nephilim.json``), by name.
-
-    The page's « Attaquant du bestiaire » preset (the one a kind can name) carries the attacker's
-    half only; the defender's half (type, defence degree, sensitivity, protections) is read from
-    the shipped bestiary. A creature added in the admin keeps the state's defaults for that half.
-    """
-    try:
-        rows = json.loads(_FIXTURE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    protections = {r["pk"]: r["fields"] for r in rows if r.get("model") == "nephilim.protection"}
-    out: dict[str, dict[str, Any]] = {}
-    for r in rows:
-        if r.get("model") != "nephilim.creature":
-            continue
-        f = r["fields"]
-        half: dict[str, Any] = {
-            "type": _TYPE_OF_CATEGORY.get(f["category"], DefenderKind.AUTRE).value,
-            "defence_degree": f["defence_degree"],
-            "sensitivity": f["sensitivity"],
-        }
-        for slot in ("armour", "shield", "other"):
-            row = protections.get(f.get(slot))
-            if row is not None:
-                half[slot] = {k: row[k] for k in _PROTECTION_FIELDS}
-        out[f["name"]] = half
-    return out
-
-
 def from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
-    """An « Attaquant du bestiaire » preset (flat page fields) → a combatant's state."""
-    flat = dict(values)
+    """A « Combattant du bestiaire » preset (``attacker.*`` and ``defender.*`` page fields, see
+    ``bestiary/nephilim/web.py``) → a combatant's state: both halves of the creature."""
+    attacker = {k.removeprefix("attacker."): v for k, v in values.items() if k.startswith("attacker.")}
+    defender = {k.removeprefix("defender."): v for k, v in values.items() if k.startswith("defender.")}
     data: dict[str, Any] = {}
     for key, target in (
         ("name", "name"),
@@ -278,17 +239,25 @@ def from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
         ("approach_element", "approach_element"),
         ("approach_value", "approach_value"),
     ):
-        if key in flat:
-            data[target] = flat[key]
-    weapon = {k.removeprefix("weapon."): v for k, v in flat.items() if k.startswith("weapon.")}
+        if key in attacker:
+            data[target] = attacker[key]
+    weapon = {k.removeprefix("weapon."): v for k, v in attacker.items() if k.startswith("weapon.")}
     if weapon:
         data["weapon"] = unflatten(weapon)
-    kind = str(flat.get("kind", AttackerKind.AUTRE.value))
-    data["type"] = {"nephilim": DefenderKind.NEPHILIM.value, "initie": DefenderKind.INITIE.value}.get(
-        kind, DefenderKind.AUTRE.value
+    kind = str(attacker.get("kind", AttackerKind.AUTRE.value))
+    data["type"] = str(
+        defender.get("kind")
+        or {"nephilim": DefenderKind.NEPHILIM.value, "initie": DefenderKind.INITIE.value}.get(
+            kind, DefenderKind.AUTRE.value
+        )
     )
-    data["defence_degree"] = data.get("attack_degree", 5)
-    data.update(_shipped_bestiary().get(str(flat.get("name", "")), {}))
+    data["defence_degree"] = defender.get("degree", data.get("attack_degree", 5))
+    if "sensitivity" in defender:
+        data["sensitivity"] = defender["sensitivity"]
+    for slot in ("armour", "shield", "other"):
+        row = {f: defender[f"{slot}.{f}"] for f in _PROTECTION_FIELDS if f"{slot}.{f}" in defender}
+        if row:
+            data[slot] = row
     return data
 
 
@@ -777,8 +746,8 @@ RULES = register(
     EncounterRules(
         system="nephilim",
         kinds=(
-            Kind(PJ, _("PJ"), CombatantState, preset_group="attacker", from_preset=from_preset),
-            Kind(PNJ, _("PNJ"), CombatantState, preset_group="attacker", from_preset=from_preset),
+            Kind(PJ, _("PJ"), CombatantState, preset_group="combatant", from_preset=from_preset),
+            Kind(PNJ, _("PNJ"), CombatantState, preset_group="combatant", from_preset=from_preset),
         ),
         pages=(
             Page(

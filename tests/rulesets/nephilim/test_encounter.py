@@ -534,20 +534,45 @@ def test_a_state_that_breaks_a_rule_is_refused_in_french_on_its_field(
     assert err.value.errors[key] == message
 
 
-def test_a_bestiary_preset_gives_both_halves_and_an_unknown_one_falls_back() -> None:
-    agathe = parse(CombatantState, from_preset({"name": "Sœur Agathe", "kind": "autre", "degree": 6}))
+def test_a_bestiary_preset_gives_both_halves_and_an_entry_without_a_defence_half_falls_back() -> None:
+    agathe = parse(
+        CombatantState,
+        from_preset(
+            {
+                "attacker.name": "Sœur Agathe",
+                "attacker.kind": "autre",
+                "attacker.degree": 6,
+                "defender.kind": "selenim",
+                "defender.degree": 6,
+                "defender.sensitivity": "auto",
+            }
+        ),
+    )
     assert (agathe.type.value, agathe.defence_degree, agathe.magic_sensitive) == ("selenim", 6, True)
+    vest = {
+        "name": "Gilet pare-balles lourd",
+        "phys": 3,
+        "mag": 0,
+        "magical": False,
+        "element": "aucun",
+        "optional_bonus": 0,
+    }
     mercenary = from_preset(
         {
-            "name": "Mercenaire",
-            "kind": "autre",
-            "degree": 6,
-            **{f"weapon.{k}": v for k, v in flatten(weapon("Arc")).items()},
+            "attacker.name": "Mercenaire",
+            "attacker.kind": "autre",
+            "attacker.degree": 6,
+            **{f"attacker.weapon.{k}": v for k, v in flatten(weapon("Arc")).items()},
+            "defender.kind": "autre",
+            "defender.degree": 5,
+            **{f"defender.armour.{k}": v for k, v in vest.items()},
         }
     )
     m = parse(CombatantState, mercenary)
-    assert (m.weapon.name, m.armour.name, m.defence_degree) == ("Arc", "Gilet pare-balles lourd", 5)
-    stranger = parse(CombatantState, from_preset({"name": "Inconnu", "kind": "initie", "degree": 4}))
+    assert (m.weapon.name, m.armour.name, m.armour.phys, m.defence_degree) == ("Arc", "Gilet pare-balles lourd", 3, 5)
+    stranger = parse(
+        CombatantState, from_preset({"attacker.name": "Inconnu", "attacker.kind": "initie", "attacker.degree": 4})
+    )
     assert (stranger.type.value, stranger.defence_degree, stranger.armour.name) == ("initie", 4, "Aucune")
 
 
