@@ -77,6 +77,17 @@ def table_scenario(system: str) -> Any:
     return parse(ruleset.scenario_type, calc_services.ruleset_defaults(ruleset=ruleset))
 
 
+def table_of(system: str) -> core.Table:
+    """The table's settings and its bestiary entries (the main page's preset groups)."""
+    from calculator import bestiary_cache, plugins
+
+    groups = bestiary_cache.presets(plugins.get(system))
+    return core.Table(
+        scenario=table_scenario(system),
+        entries={g.key: tuple(core.Entry(p.key, p.label, p.values) for p in g.presets) for g in groups},
+    )
+
+
 # --- labels of state fields ----------------------------------------------------------------------
 
 
@@ -390,7 +401,7 @@ def calculator_url(*, encounter: Encounter, page: core.Page, bindings: Mapping[s
     flat = flatten(defaults)
     hidden = _hidden(page.slug)
     flat = {k: v for k, v in flat.items() if not any(k == h or k.startswith(h + ".") for h in hidden)}
-    filled = page.fill(bindings, clock_of(encounter))
+    filled = core.call(page.fill, bindings, clock_of(encounter), table=table_of(rules_for(encounter).system))
     lists = {k.split(".")[0] for k in filled if k.split(".")[1:2] and k.split(".")[1].isdigit()}
     # a list role replaces the default rows, it does not merge with them
     flat = {k: v for k, v in flat.items() if k.split(".")[0] not in lists}
@@ -424,7 +435,9 @@ def encounter_apply(
     bindings = bindings_parse(encounter, page, roles)
     ruleset = load_all()[page.slug]
     resolution = calc_services.resolution_from_query(ruleset=ruleset, query=query)
-    applied = page.apply(resolution.scenario, resolution.result, bindings, clock_of(encounter))
+    applied = core.call(
+        page.apply, resolution.scenario, resolution.result, bindings, clock_of(encounter), everyone=fighters(encounter)
+    )
     return _commit(
         encounter=encounter,
         version=version,

@@ -159,7 +159,7 @@ def detail_context(
 ) -> dict[str, Any]:
     rules = services.rules_for(encounter)
     clock = services.clock_of(encounter)
-    table = services.table_scenario(rules.system)
+    table = services.table_of(rules.system)
     combatants = list(encounter.combatants.filter(present=True))
     cards = []
     for c in combatants:
@@ -175,7 +175,7 @@ def detail_context(
                 fighter=f,
                 kind_label=kind.label,
                 bars=[_bar(b) for b in rules.bars(f)],
-                badges=rules.badges(f, clock, table),
+                badges=rules.badges(f, clock, table.scenario),
                 out=rules.is_out(f),
                 form=form,
                 open=is_open,
@@ -191,7 +191,7 @@ def detail_context(
                 selected = [k for v in act[1].getlist(f"role.{role.key}") for k in v.split(",") if k]
                 error = act[2].get(f"role.{role.key}", "")
             else:
-                selected = list(page.suggest(role.key, everyone, clock)) if page.suggest else []
+                selected = list(core.call(page.suggest, role.key, everyone, clock, table=table)) if page.suggest else []
                 error = ""
             act_form.roles.append(ActRole(role, options, selected, error))
         acts.append(act_form)

@@ -52,6 +52,28 @@ Bindings = Mapping[str, tuple[Fighter, ...]]
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """A bestiary entry as the calculator page's presets carry it: the fields it fills."""
+
+    key: str
+    label: str
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What the table has set up for a rule system: its main page's default scenario (the engine's
+    defaults with the table settings) and its bestiary entries, group by preset group. A plug-in
+    reads a table row from here (a shooting approach, a defence type) rather than writing it."""
+
+    scenario: Any
+    entries: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
+
+    def group(self, key: str) -> tuple[Entry, ...]:
+        return tuple(self.entries.get(key, ()))
+
+
+@dataclass(frozen=True, slots=True)
 class Role:
     """A place of a calculator scenario that combatants fill: ``pc``, ``npcs`` (a list), ``attacker``."""
 
@@ -80,17 +102,22 @@ class Applied:
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """A calculator page (a registered ruleset slug) usable inside an encounter."""
+    """A calculator page (a registered ruleset slug) usable inside an encounter.
+
+    ``fill`` and ``suggest`` may also take a keyword ``table`` (:class:`Table`), and ``apply`` a
+    keyword ``everyone`` (every combatant present, bound or not): the encounter passes them to a
+    function that names them (:func:`call`).
+    """
 
     slug: str
     label: str
     roles: tuple[Role, ...]
     # the bound fighters → flat calculator field values (``pc.sante`` …)
-    fill: Callable[[Bindings, Any], dict[str, Any]]
+    fill: Callable[..., dict[str, Any]]
     # the resolved scenario and its result → the consequences for the bound fighters
-    apply: Callable[[Any, Result, Bindings, Any], Applied]
+    apply: Callable[..., Applied]
     # which fighters a role proposes first (fighter keys), given everyone and the clock
-    suggest: Callable[[str, tuple[Fighter, ...], Any], tuple[str, ...]] | None = None
+    suggest: Callable[..., tuple[str, ...]] | None = None
 
     def role(self, key: str) -> Role:
         return next(r for r in self.roles if r.key == key)
@@ -154,6 +181,24 @@ def all_rules() -> dict[str, EncounterRules]:
 
 def get(system: str) -> EncounterRules:
     return all_rules()[system]
+
+
+def call(fn: Callable[..., Any], *args: Any, **optional: Any) -> Any:
+    """``fn(*args)``, with those of ``optional`` that ``fn`` names as parameters."""
+    names = _parameters(fn)
+    return fn(*args, **{k: v for k, v in optional.items() if k in names})
+
+
+_PARAMETERS: dict[Callable[..., Any], frozenset[str]] = {}
+
+
+def _parameters(fn: Callable[..., Any]) -> frozenset[str]:
+    names = _PARAMETERS.get(fn)
+    if names is None:
+        import inspect
+
+        names = _PARAMETERS[fn] = frozenset(inspect.signature(fn).parameters)
+    return names
 
 
 def rows(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:

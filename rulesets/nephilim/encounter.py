@@ -29,10 +29,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
-from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.encounter import (
+    Applied,
+    Bar,
+    Bindings,
+    EncounterRules,
+    Fighter,
+    Kind,
+    Page,
+    Role,
+    Table,
+    register,
+    rows,
+)
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
-from rulesets.core.schema import Spec, flatten, to_data, unflatten
+from rulesets.core.schema import ScenarioError, Spec, flatten, parse, to_data, unflatten
 from rulesets.nephilim.engine import plan, signed
 from rulesets.nephilim.model import (
     DEFENDERS_MAX,
@@ -268,27 +280,39 @@ def blank(kind: str, name: str) -> dict[str, Any]:
 
 # --- filling the calculator -----------------------------------------------------------------------
 
-# §3: the shooting rows, by rounds of aim (name, attack modifier).
-AIMED_SHOTS = (
-    ("Tir (sans visée)", -4),
-    ("Tir (visée 1r)", 0),
-    ("Tir (+2, 2r)", 2),
-    ("Tir (+4, 3r)", 4),
-    ("Tir (+6, 4+r)", 6),
-)
+def _rows[T](table: Table, group: str, cls: type[T]) -> list[T]:
+    """The table's bestiary rows of a preset group, as engine values (unreadable rows skipped)."""
+    out: list[T] = []
+    for entry in table.group(group):
+        try:
+            out.append(parse(cls, unflatten(dict(entry.values))))
+        except ScenarioError:
+            continue
+    return out
 
 
-def aimed_shot(rounds: int) -> Approach:
-    """The §3 Tir approach for ``rounds`` rounds of aim (4 and more: the last row)."""
+def aimed_shot(rounds: int, table: Table) -> Approach:
+    """The §3 Tir row of the table for ``rounds`` rounds of aim (4 and more: the last row); a
+    neutral shot if the table has no such row."""
     rounds = max(0, min(AIM_MAX, rounds))
-    name, modifier = AIMED_SHOTS[rounds]
-    return Approach(kind=ApproachKind.TIR, name=name, attack_modifier=modifier, aiming_rounds=rounds)
+    shots = {a.aiming_rounds: a for a in _rows(table, "approach", Approach) if a.kind is ApproachKind.TIR}
+    return shots.get(rounds) or Approach(kind=ApproachKind.TIR, name=_("Tir"), aiming_rounds=rounds)
 
 
-def _absorb(mode: Mode) -> DefenceType:
-    """§9–11 « Encaisser », no roll: the melee column of one who cannot defend, the ranged default."""
+def thrown(table: Table) -> Approach:
+    """The table's « Lancer » row (§3)."""
+    rows_ = [a for a in _rows(table, "approach", Approach) if a.kind is ApproachKind.LANCER]
+    return rows_[0] if rows_ else Approach(kind=ApproachKind.LANCER, name=_("Lancer"))
+
+
+def absorb(mode: Mode, table: Table) -> DefenceType:
+    """§9–11 « Encaisser », no roll, from the table: the melee column of one who cannot defend,
+    the default against a shot or a throw."""
+    for d in _rows(table, "defence", DefenceType):
+        if d.style is DefenceStyle.ABSORB and d.context is mode:
+            return d
     return DefenceType(
-        name="Encaisser (déf. impossible)" if mode is Mode.MELEE else "Encaisser les dommages",
+        name=_("Encaisser"),
         style=DefenceStyle.ABSORB,
         context=mode,
         rolls=False,
@@ -309,11 +333,11 @@ def aim_for(state: CombatantState, target: str) -> int:
     return state.aiming
 
 
-def _approach_for(state: CombatantState, mode: Mode, target: str) -> Approach:
+def _approach_for(state: CombatantState, mode: Mode, target: str, table: Table) -> Approach:
     if mode is Mode.RANGED:
-        return aimed_shot(aim_for(state, target))
+        return aimed_shot(aim_for(state, target), table)
     if mode is Mode.THROWN:
-        return Approach(kind=ApproachKind.LANCER, name="Lancer")
+        return thrown(table)
     return state.approach
 
 
@@ -321,9 +345,9 @@ def _sum(modifiers: tuple[Modifier, ...], what: str) -> int:
     return sum(int(getattr(m, what)) for m in modifiers)
 
 
-def attacker_fields(state: CombatantState, mode: Mode, target: str) -> dict[str, Any]:
+def attacker_fields(state: CombatantState, mode: Mode, target: str, table: Table) -> dict[str, Any]:
     """The page's attacker block from a state (the Approche only where the approach allows it)."""
-    approach = _approach_for(state, mode, target)
+    approach = _approach_for(state, mode, target, table)
     kind = state.attacker_kind
     element, value = state.approach_element, state.approach_value
     if kind is AttackerKind.AUTRE:
@@ -348,16 +372,16 @@ def attacker_fields(state: CombatantState, mode: Mode, target: str) -> dict[str,
     return out
 
 
-def defence_for(state: CombatantState, mode: Mode) -> DefenceType:
+def defence_for(state: CombatantState, mode: Mode, table: Table) -> DefenceType:
     """The remembered melee defence; « Encaisser » at range (§10–11 default) or when it cannot."""
     if state.cannot_defend or mode is not Mode.MELEE:
-        return _absorb(mode)
+        return absorb(mode, table)
     return state.defence
 
 
-def defender_fields(state: CombatantState, mode: Mode) -> dict[str, Any]:
+def defender_fields(state: CombatantState, mode: Mode, table: Table) -> dict[str, Any]:
     """A defender column: Défense n° from the defences made, the round's modifiers carried over."""
-    defence = defence_for(state, mode)
+    defence = defence_for(state, mode, table)
     nephilim = state.type is DefenderKind.NEPHILIM
     element = state.approach_element if nephilim else Element.NONE
     value = state.approach_value if nephilim and defence.elements.has(element) else 0
@@ -382,8 +406,9 @@ def defender_fields(state: CombatantState, mode: Mode) -> dict[str, Any]:
 _MULTI_CADENCES = (Cadence.CPC, Cadence.RAF_CTRL, Cadence.RAF_CONT)
 
 
-def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
-    """The page from the bound attacker and defenders: mode from the weapon, aim, Défense n°."""
+def fill(bindings: Bindings, clock: Clock, table: Table) -> dict[str, Any]:
+    """The page from the bound attacker and defenders: mode from the weapon, aim (the table's Tir
+    rows), Défense n°, « Encaisser » (the table's rows) for who cannot defend."""
     out: dict[str, Any] = {}
     attacker = bindings.get("attacker", ())
     defenders = bindings.get("defenders", ())
@@ -393,13 +418,13 @@ def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
         mode = mode_of(a)
         target = defenders[0].state.name if defenders else ""
         out["mode"] = mode.value
-        out.update(rows("attacker", attacker_fields(a, mode, target)))
+        out.update(rows("attacker", attacker_fields(a, mode, target, table)))
         if len(defenders) > 1:
             allowed = [c for c in _MULTI_CADENCES if a.weapon.cadences.allows(c)]
             if allowed:
                 out["cadence"] = allowed[0].value
     for i, d in enumerate(defenders[:DEFENDERS_MAX]):
-        out.update(rows(f"defenders.{i}", defender_fields(d.state, mode)))
+        out.update(rows(f"defenders.{i}", defender_fields(d.state, mode, table)))
     return out
 
 

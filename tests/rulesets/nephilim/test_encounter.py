@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 
 from rulesets.core.dice import fixed_roll
-from rulesets.core.encounter import Fighter, get
+from rulesets.core.encounter import Entry, Fighter, Table, get
 from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
 from rulesets.nephilim.encounter import (
-    AIMED_SHOTS,
     PJ,
     PNJ,
     Clock,
@@ -33,10 +32,22 @@ from rulesets.nephilim.encounter import (
 )
 from rulesets.nephilim.engine import resolve
 from rulesets.nephilim.model import Scenario
+from tests.rulesets.nephilim import seed_tables
 from tests.rulesets.nephilim.helpers import approach, defence, protection, weapon
 
 ROUND_1 = Clock(round=1)
 TABLE = Scenario()
+# the table's bestiary rows the encounter reads (§3 approaches, §9–11 defence types), from the seed
+ROWS = Table(
+    scenario=TABLE,
+    entries={
+        "approach": tuple(
+            Entry(str(i), r["name"], flatten(r))
+            for i, r in enumerate(seed_tables.MELEE_APPROACHES + seed_tables.RANGED_APPROACHES)
+        ),
+        "defence": tuple(Entry(str(i), r["name"], flatten(r)) for i, r in enumerate(seed_tables.DEFENCES)),
+    },
+)
 
 
 def worn(name: str) -> dict[str, Any]:
@@ -62,7 +73,7 @@ def page(bindings: dict[str, tuple[Fighter, ...]], clock: Clock = ROUND_1, **cha
     """The calculator's scenario as the encounter opens it: defaults, ``fill``, then the game
     master's changes (flat field → value; a whole row under a prefix when the value is a dict)."""
     flat = flatten(to_data(Scenario()))
-    filled = fill(bindings, clock)
+    filled = fill(bindings, clock, ROWS)
     if any(k.startswith("defenders.") for k in filled):
         flat = {k: v for k, v in flat.items() if not k.startswith("defenders.")}
     flat.update(filled)
@@ -88,14 +99,14 @@ def exchange(bindings: dict[str, tuple[Fighter, ...]], dice: dict[str, int], clo
 def test_one_state_fills_the_attacker_block_and_a_defender_column() -> None:
     agathe = f("a", PNJ, name="Sœur Agathe", type="selenim", attack_degree=6, defence_degree=5, initiative_ka=3)
     sahar = f("s", name="Sahar", armour=worn("Armure de cuir renforcée"), ka_feu=7, initiative_ka=3)
-    out = fill({"attacker": (agathe,), "defenders": (sahar,)}, ROUND_1)
+    out = fill({"attacker": (agathe,), "defenders": (sahar,)}, ROUND_1, ROWS)
     assert out["attacker.kind"] == "autre"  # §1: a Selenim attacks as an « autre PNJ »
     assert out["attacker.degree"] == 6
     assert out["attacker.initiative_ka"] == 3
     assert out["defenders.0.kind"] == "nephilim"
     assert out["defenders.0.degree"] == 6
     assert out["defenders.0.armour.phys"] == 2
-    out = fill({"attacker": (sahar,), "defenders": (agathe,)}, ROUND_1)
+    out = fill({"attacker": (sahar,), "defenders": (agathe,)}, ROUND_1, ROWS)
     assert (out["attacker.kind"], out["attacker.ka_feu"]) == ("nephilim", 7)
     assert (out["defenders.0.kind"], out["defenders.0.degree"]) == ("selenim", 5)
     assert page({"attacker": (sahar,), "defenders": (agathe,)}).defenders[0].magic_sensitive
@@ -104,30 +115,30 @@ def test_one_state_fills_the_attacker_block_and_a_defender_column() -> None:
 def test_the_approche_is_filled_only_where_the_approach_allows_its_element() -> None:
     sahar = f("s", approach_element="feu", approach_value=4)
     rival = f("r", PNJ, name="Rival")
-    out = fill({"attacker": (sahar,), "defenders": (rival,)}, ROUND_1)
+    out = fill({"attacker": (sahar,), "defenders": (rival,)}, ROUND_1, ROWS)
     assert (out["attacker.approach_element"], out["attacker.approach_value"]) == ("feu", 0)  # Standard: none
     strong = f("s", approach_element="feu", approach_value=4, approach=approach("Attaque puissante"))
-    out = fill({"attacker": (strong,), "defenders": (rival,)}, ROUND_1)
+    out = fill({"attacker": (strong,), "defenders": (rival,)}, ROUND_1, ROWS)
     assert out["attacker.approach_value"] == 4
     assert out["attacker.approach.name"] == "Attaque puissante"
     # an initié's Ka-Soleil counts whatever the approach (docs/rules/nephilim.md decision 11)
     anselme = f("i", name="Frère Anselme", type="initie", approach_element="soleil", approach_value=3)
-    assert fill({"attacker": (anselme,), "defenders": (rival,)}, ROUND_1)["attacker.approach_value"] == 3
+    assert fill({"attacker": (anselme,), "defenders": (rival,)}, ROUND_1, ROWS)["attacker.approach_value"] == 3
     # in defence only a Nephilim adds it, and only with a defence of its element
     ondine = f("o", name="Ondine", approach_element="eau", approach_value=5)
-    assert fill({"defenders": (ondine,)}, ROUND_1)["defenders.0.approach_value"] == 0
+    assert fill({"defenders": (ondine,)}, ROUND_1, ROWS)["defenders.0.approach_value"] == 0
     dodging = replace(ondine.state, defence=parse(type(ondine.state.defence), defence("Esquiver")))
-    out = fill({"defenders": (Fighter("o", "Ondine", PJ, dodging),)}, ROUND_1)
+    out = fill({"defenders": (Fighter("o", "Ondine", PJ, dodging),)}, ROUND_1, ROWS)
     assert (out["defenders.0.defence.name"], out["defenders.0.approach_value"]) == ("Esquiver", 5)
-    assert fill({"defenders": (anselme,)}, ROUND_1)["defenders.0.approach_value"] == 0
+    assert fill({"defenders": (anselme,)}, ROUND_1, ROWS)["defenders.0.approach_value"] == 0
 
 
 def test_the_next_defence_number_follows_the_defences_made_this_round() -> None:
     rival = f("r", PNJ, name="Rival", defences=2)
-    out = fill({"attacker": (f("s"),), "defenders": (rival,)}, ROUND_1)
+    out = fill({"attacker": (f("s"),), "defenders": (rival,)}, ROUND_1, ROWS)
     assert (out["defenders.0.defence_number"], out["defenders.0.defence_number_2"]) == (3, 4)
     worn_out = f("r", PNJ, name="Rival", defences=10)
-    out = fill({"defenders": (worn_out,)}, ROUND_1)
+    out = fill({"defenders": (worn_out,)}, ROUND_1, ROWS)
     assert (out["defenders.0.defence_number"], out["defenders.0.defence_number_2"]) == (10, 10)
 
 
@@ -172,12 +183,17 @@ def test_a_shot_or_a_throw_starts_from_encaisser_les_dommages_in_its_own_context
 )
 def test_the_shot_is_the_seeds_tir_row_for_the_rounds_of_aim(rounds: int, name: str, modifier: int) -> None:
     # §3 Approches d'attaque — distance
-    shot = aimed_shot(rounds)
+    shot = aimed_shot(rounds, ROWS)
     assert (shot.name, shot.attack_modifier, shot.aiming_rounds) == (name, modifier, rounds)
     chasseur = f("c", PNJ, name="Chasseur", type="autre", weapon=weapon("Fusil de chasse cal.12"), aiming=rounds)
     loup = f("l", PNJ, name="Loup gris", type="autre")
     assert page({"attacker": (chasseur,), "defenders": (loup,)}).attacker.approach.attack_modifier == modifier
-    assert len(AIMED_SHOTS) == 5
+    assert len([e for e in ROWS.group("approach") if e.values["kind"] == "tir"]) == 5
+
+
+def test_without_a_tir_row_the_shot_is_neutral_and_named_plainly() -> None:
+    shot = aimed_shot(2, Table(scenario=TABLE))
+    assert (shot.name, shot.attack_modifier, shot.aiming_rounds) == ("Tir", 0, 2)
 
 
 def test_an_aim_on_someone_else_does_not_help_the_shot() -> None:
@@ -192,9 +208,9 @@ def test_an_aim_on_someone_else_does_not_help_the_shot() -> None:
 def test_several_defenders_take_the_first_cadence_of_the_weapon_that_reaches_them() -> None:
     targets = (f("a", name="A"), f("b", name="B"))
     ak = f("m", PNJ, name="Mercenaire", type="autre", weapon=weapon("Fusil d'assaut AK-47"))
-    assert fill({"attacker": (ak,), "defenders": targets}, ROUND_1)["cadence"] == "cpc"
+    assert fill({"attacker": (ak,), "defenders": targets}, ROUND_1, ROWS)["cadence"] == "cpc"
     bow = f("m", PNJ, name="Archer", type="autre", weapon=weapon("Arc"))
-    assert "cadence" not in fill({"attacker": (bow,), "defenders": targets}, ROUND_1)
+    assert "cadence" not in fill({"attacker": (bow,), "defenders": targets}, ROUND_1, ROWS)
     with pytest.raises(ScenarioError) as err:  # the page says why, on its field
         page({"attacker": (bow,), "defenders": targets})
     assert err.value.errors["defenders"] == "Plusieurs défenseurs : seulement en coup par coup ou en rafale."
@@ -204,9 +220,9 @@ def test_this_rounds_modifiers_are_filled_as_the_report_and_next_rounds_are_not(
     now = (Modifier("Attaque étrange", "Oriel", -2, -2), Modifier("Marge > 10", "Rival", 0, -1))
     sahar = f("s", modifiers_now=[to_data(m) for m in now], modifiers_next=[to_data(Modifier("Prince", "R", -3, 0))])
     rival = f("r", PNJ, name="Rival")
-    out = fill({"attacker": (sahar,), "defenders": (rival,)}, ROUND_1)
+    out = fill({"attacker": (sahar,), "defenders": (rival,)}, ROUND_1, ROWS)
     assert out["attacker.carried_over"] == -2
-    out = fill({"attacker": (rival,), "defenders": (sahar,)}, ROUND_1)
+    out = fill({"attacker": (rival,), "defenders": (sahar,)}, ROUND_1, ROWS)
     assert out["defenders.0.carried_over"] == -3
 
 
