@@ -402,10 +402,7 @@ def calculator_url(*, encounter: Encounter, page: core.Page, bindings: Mapping[s
     hidden = _hidden(page.slug)
     flat = {k: v for k, v in flat.items() if not any(k == h or k.startswith(h + ".") for h in hidden)}
     filled = core.call(page.fill, bindings, clock_of(encounter), table=table_of(rules_for(encounter).system))
-    lists = {k.split(".")[0] for k in filled if k.split(".")[1:2] and k.split(".")[1].isdigit()}
-    # a list role replaces the default rows, it does not merge with them
-    flat = {k: v for k, v in flat.items() if k.split(".")[0] not in lists}
-    flat.update(filled)
+    flat = core.fill_over(flat, filled)
     query = permalink_query({"scenario": unflatten(flat), "dice": {}}, None)
     query.update(context_query(encounter, bindings))
     return f"{page_path(page.slug)}?{query.urlencode()}"

@@ -22,8 +22,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesets.core.results import Result
-
 
 @dataclass(frozen=True, slots=True)
 class Kind:
@@ -199,6 +197,30 @@ def _parameters(fn: Callable[..., Any]) -> frozenset[str]:
 
         names = _PARAMETERS[fn] = frozenset(inspect.signature(fn).parameters)
     return names
+
+
+def fill_over(page: Mapping[str, Any], filled: Mapping[str, Any]) -> dict[str, Any]:
+    """A page's flat fields with ``fill``'s written over them. A list that ``fill`` writes rows of,
+    at any depth (``npcs``, ``adversary.blocks``), replaces the page's default rows of that list:
+    it never merges with them."""
+    lists = list_prefixes(filled)
+    out = {k: v for k, v in page.items() if not any(_in_row(k, p) for p in lists)}
+    out.update(filled)
+    return out
+
+
+def list_prefixes(flat: Mapping[str, Any]) -> set[str]:
+    """The lists a flat mapping writes rows of: ``npcs.0.name`` → ``npcs``, ``adversary.blocks.2.ticked``
+    → ``adversary.blocks`` (and ``adversary`` is no list)."""
+    out: set[str] = set()
+    for key in flat:
+        parts = key.split(".")
+        out.update(".".join(parts[:i]) for i, part in enumerate(parts) if i and part.isdigit())
+    return out
+
+
+def _in_row(key: str, prefix: str) -> bool:
+    return key.startswith(prefix + ".") and key[len(prefix) + 1 :].split(".", 1)[0].isdigit()
 
 
 def rows(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -314,9 +314,6 @@ def _engage(foe: Foe, name: str) -> Foe:
 
 # --- filling the calculator ---------------------------------------------------------------------------
 
-_DEFAULT_ROWS = {"parts": len(Adversary().parts), "blocks": len(Adversary().blocks), "deck": len(Adversary().deck)}
-_BLANK_ROW = {"parts": ("name", ""), "blocks": ("boxes", 0), "deck": ("name", "")}
-
 
 def playable(foe: Foe) -> int:
     """The ⚫ the calculator may spend: those left; with none left and a ⚡ left, the printed ⚫ (a
@@ -380,11 +377,7 @@ def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
         points = playable(foe)
         shared = sheet.allied_stability + _allied(foe, bindings.get("allies", ()))
         data = to_data(replace(sheet, action_points=points, allied_stability=min(40, shared)))
-        out.update(rows("adversary", flatten(data)))
-        for key, count in _DEFAULT_ROWS.items():
-            field, blank = _BLANK_ROW[key]
-            for i in range(len(data[key]), count):
-                out[f"adversary.{key}.{i}.{field}"] = blank
+        out.update(rows("adversary", flatten(data)))  # its lists replace the page's default rows
         out["card"] = _first_card(sheet, points)
         out["target_part"] = _first_part(sheet)
         if not can_act(foe):

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rulesets.core.dice import fixed_roll
-from rulesets.core.encounter import Fighter, get
+from rulesets.core.encounter import Fighter, fill_over, get
 from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
 from rulesets.quadrature.encounter import (
     ADV,
@@ -78,8 +78,7 @@ def fighter(key: str, state: Any) -> Fighter:
 
 def scenario(bindings: dict[str, tuple[Fighter, ...]], **changes: Any) -> Scenario:
     """What « Ouvrir le calculateur » builds: the page's defaults, overwritten by ``fill``."""
-    flat = flatten(to_data(Scenario()))
-    flat.update(fill(bindings, CLOCK))
+    flat = fill_over(flatten(to_data(Scenario())), fill(bindings, CLOCK))
     for key, value in changes.items():
         flat[key.replace("__", ".")] = value
     parsed: Scenario = parse(Scenario, unflatten(flat))
@@ -162,13 +161,14 @@ def test_the_gauges_adjustments_tick_and_untick_boxes_as_bleeding_would():
 # --- filling the calculator -------------------------------------------------------------------------
 
 
-def test_fill_writes_the_living_sheet_the_pcs_garde_and_blanks_the_default_rows():
+def test_fill_writes_the_living_sheet_and_the_pcs_garde_and_its_lists_replace_the_default_rows():
     bindings = {"adversary": (fighter("1", WOLF),), "pc": (fighter("2", ALDRIC),)}
     fields = fill(bindings, CLOCK)
     assert fields["adversary.name"] == "Loup des cendres"
     assert fields["adversary.blocks.3.label"] == "Harcèlement"
-    assert fields["adversary.blocks.4.boxes"] == 0  # the page's fifth default block is blanked
-    assert fields["adversary.deck.3.name"] == ""
+    page = fill_over(flatten(to_data(Scenario())), fields)
+    assert len(Scenario().adversary.blocks) > len(WOLF.blocks)  # the page's default sheet has more blocks…
+    assert not any(k.startswith(f"adversary.blocks.{len(WOLF.blocks)}.") for k in page)  # …none of which survive
     assert fields["pc.score"] == 12
     assert fields["card"] == 1
     s = scenario(bindings)
