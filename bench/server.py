@@ -129,8 +129,6 @@ def gunicorn(
         f"127.0.0.1:{port}",
         "--workers",
         str(workers),
-        "--timeout",
-        "60",
         "--log-level",
         "warning",
         *extra,

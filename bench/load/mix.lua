@@ -10,14 +10,6 @@
 local threads = {}
 local counter = 0
 
--- WRK_THINK_MS=N: each connection waits N/2 to 3N/2 ms (uniform) before each request, like a user
--- reading the result; wrk's latency does not include that wait. Unset or 0: back-to-back requests.
-local think = tonumber(os.getenv("WRK_THINK_MS") or "0") or 0
-if think > 0 then
-  function delay()
-    return math.random(math.floor(think / 2), math.floor(think * 3 / 2))
-  end
-end
 
 function setup(thread)
   thread:set("id", counter)
@@ -36,7 +28,6 @@ function init(args)
   end
   -- spread the threads over the list so that they do not send the same request at once
   index = (id * 7919) % #formatted
-  math.randomseed(1000 + id)
 end
 
 function request()

@@ -9,7 +9,9 @@ Loopback only, bounded in time (about 3 minutes with the defaults):
    five rule systems and the Féerie Action page: full page loads, htmx live updates, htmx resolves
    (POST with a CSRF cookie/token pair), API resolves, API odds, permalink pages (``?…&r=1``) and
    short links (``/r/<id>``, created beforehand); every request is sent once and must answer 200;
-3. runs wrk (``bench/load/mix.lua``) for 60 s with 50 connections on 2 threads, after a 5 s warm-up;
+3. runs wrk (``bench/load/mix.lua``) for 60 s with 50 connections on 2 threads, after a 5 s warm-up:
+   back-to-back requests, the server's capacity; then 60 s of 50 users who each wait 1 to 3 s
+   between requests (Python threads, see ``users()``);
 4. runs 15 s at each concurrency 1, 5, 10, 25, 50 on the resolve requests only (htmx and API) and
    draws their p50/p95 against concurrency (``docs/img/latency-concurrency.svg``, plain SVG);
 5. stops gunicorn and prints a JSON report (also written to ``artifacts/load/report.json``).
@@ -27,6 +29,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from collections import Counter
@@ -228,10 +231,10 @@ def lua_string(data: bytes) -> str:
 
 
 def write_lua(path: Path, reqs: list[Req], weights: dict[str, int], seed: int = 9) -> Counter[str]:
-    weighted = [r for r in reqs for _ in range(weights.get(r.kind, 0))]
-    random.Random(seed).shuffle(weighted)
+    shuffled = weighted(reqs, weights)
+    random.Random(seed).shuffle(shuffled)
     lines = ["return {"]
-    for r in weighted:
+    for r in shuffled:
         headers = ", ".join(f"[{lua_string(k.encode())}] = {lua_string(v.encode())}" for k, v in r.headers.items())
         body = lua_string(r.body) if r.body else "nil"
         lines.append(
@@ -240,12 +243,10 @@ def write_lua(path: Path, reqs: list[Req], weights: dict[str, int], seed: int = 
         )
     lines.append("}")
     path.write_text("\n".join(lines) + "\n", encoding="latin-1")
-    return Counter(r.kind for r in weighted)
+    return Counter(r.kind for r in shuffled)
 
 
-def wrk(
-    base: str, requests_file: Path, connections: int, threads: int, seconds: int, think_ms: int = 0
-) -> dict[str, Any]:
+def wrk(base: str, requests_file: Path, connections: int, threads: int, seconds: int) -> dict[str, Any]:
     command = [
         "wrk",
         f"-t{min(threads, connections)}",
@@ -259,9 +260,8 @@ def wrk(
         "--",
         str(requests_file),
     ]
-    server.log(" ".join(command) + (f" (WRK_THINK_MS={think_ms})" if think_ms else ""))
-    env = {**os.environ, "WRK_THINK_MS": str(think_ms)}
-    done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60, env=env)
+    server.log(" ".join(command))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
     match = re.search(r"@@WRK-JSON@@\n(.*)\n@@END@@", done.stdout, re.S)
     if done.returncode != 0 or match is None:
         raise SystemExit(f"wrk failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
@@ -272,7 +272,6 @@ def wrk(
     return {
         "connections": connections,
         "threads": min(threads, connections),
-        "think_ms": think_ms,
         "seconds": round(seconds_run, 1),
         "requests": raw["requests"],
         "requests_per_s": round(raw["requests"] / seconds_run, 1),
@@ -290,6 +289,71 @@ def wrk(
         "socket_errors": {k: errors[k] for k in ("connect", "read", "write", "timeout")},
         "statuses": dict(sorted(raw["statuses"].items())),
         "megabytes": round(raw["bytes"] / 1e6, 1),
+    }
+
+
+def weighted(reqs: list[Req], weights: dict[str, int]) -> list[Req]:
+    return [r for r in reqs for _ in range(weights.get(r.kind, 0))]
+
+
+def nearest_rank(ordered: list[float], q: float) -> float:
+    return ordered[max(0, int(-(-len(ordered) * q // 100)) - 1)] if ordered else 0.0
+
+
+def users(base: str, mix: list[Req], count: int, seconds: int, think_ms: int) -> dict[str, Any]:
+    """``count`` users for ``seconds``: each waits ``think_ms`` (± 50 %, uniform), then opens a
+    connection, sends a request of the mix and reads the answer, and so on.
+
+    Python threads rather than wrk: wrk reconnects as soon as gunicorn closes a connection and only
+    then waits (its ``delay()``), and a sync worker that has accepted a silent connection is blocked
+    until the client speaks — wrk's think time would hold the 4 workers, not the users.
+    """
+    deadline = time.monotonic() + seconds
+    latencies: list[float] = []
+    statuses: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def user(i: int) -> None:
+        rng = random.Random(i)
+        while True:
+            time.sleep(rng.uniform(think_ms / 2, think_ms * 3 / 2) / 1000)
+            if time.monotonic() >= deadline:
+                return
+            try:
+                status, _, _, ms = send(base, rng.choice(mix), timeout=10)
+            except (OSError, http.client.HTTPException) as exc:
+                with lock:
+                    errors[type(exc).__name__] += 1
+                continue
+            with lock:
+                latencies.append(ms)
+                statuses[str(status)] += 1
+
+    server.log(f"{count} users for {seconds} s, think time {think_ms} ms ± 50 % (Python threads)")
+    started = time.monotonic()
+    pool = [threading.Thread(target=user, args=(i,), daemon=True) for i in range(count)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join(timeout=seconds + 30)
+    server.log(f"users done in {time.monotonic() - started:.0f} s (the last ones finish their wait)")
+    elapsed = float(seconds)  # requests are started within the window only
+    ordered = sorted(latencies)
+    return {
+        "users": count,
+        "think_ms": f"uniform {think_ms // 2}-{think_ms * 3 // 2}",
+        "seconds": round(elapsed, 1),
+        "requests": len(ordered),
+        "requests_per_s": round(len(ordered) / elapsed, 1),
+        "latency_ms": {f"p{q:g}": round(nearest_rank(ordered, q), 1) for q in (50, 75, 90, 95, 99, 99.9)}
+        | {
+            "max": round(ordered[-1], 1) if ordered else 0.0,
+            "mean": round(statistics.fmean(ordered), 1) if ordered else 0.0,
+        },
+        "non_2xx_3xx": sum(v for k, v in statuses.items() if not k.startswith(("2", "3"))),
+        "socket_errors": dict(errors),
+        "statuses": dict(sorted(statuses.items())),
     }
 
 
@@ -398,7 +462,7 @@ def main() -> None:
         "--think-ms",
         type=int,
         default=2000,
-        help="mean wait of each connection between requests in a second mixed run (0 = no such run)",
+        help="mean wait of each user between requests in a second mixed run, Python users (0 = no such run)",
     )
     parser.add_argument("--sweep", default="1,5,10,25,50", help="concurrencies of the resolve-only runs ('' = none)")
     parser.add_argument("--sweep-duration", type=int, default=15)
@@ -463,10 +527,10 @@ def main() -> None:
         timings["mixed_s"] = round(time.monotonic() - t, 1)
         if args.think_ms:
             t = time.monotonic()
-            report["mixed_with_think_time"] = wrk(
-                base, mix_file, args.connections, args.threads, args.duration, args.think_ms
+            report["users_with_think_time"] = users(
+                base, weighted(reqs, WEIGHTS), args.connections, args.duration, args.think_ms
             )
-            timings["mixed_with_think_time_s"] = round(time.monotonic() - t, 1)
+            timings["users_with_think_time_s"] = round(time.monotonic() - t, 1)
         sweep = []
         t = time.monotonic()
         for c in [int(v) for v in args.sweep.split(",") if v.strip()]:
