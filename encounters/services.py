@@ -307,12 +307,16 @@ def combatant_adjust(*, encounter: Encounter, version: Any, combatant: Combatant
     current = fighter(combatant, rules)
     if field not in {b.field for b in rules.bars(current)}:
         raise ScenarioError({"field": ERROR_UNKNOWN_FIELD})
-    data = dict(combatant.state)
-    value = data.get(field)
-    if value is None:  # « vide : autant que sa Menace » and the like: start from what the gauge shows
-        value = next(b.value for b in rules.bars(current) if b.field == field)
-    data[field] = int(value) + delta
-    state = state_parse(rules, combatant.kind, data)
+    stepped = rules.adjust(current, field, delta) if rules.adjust is not None else None
+    if stepped is not None:
+        state = state_parse(rules, combatant.kind, to_data(stepped))
+    else:
+        data = dict(combatant.state)
+        value = data.get(field)
+        if value is None:  # « vide : autant que sa Menace » and the like: start from what the gauge shows
+            value = next(b.value for b in rules.bars(current) if b.field == field)
+        data[field] = int(value) + delta
+        state = state_parse(rules, combatant.kind, data)
     label = field_label(rules.kind(combatant.kind).state_type, field)
     _commit(
         encounter=encounter,

@@ -148,6 +148,9 @@ class EncounterRules:
     is_out: Callable[[Fighter], bool] = lambda f: False
     # notices about the whole fight (« plus aucun PNJ ne peut riposter »)
     status: Callable[[tuple[Fighter, ...], Any], tuple[str, ...]] = lambda fighters, clock: ()
+    # a gauge's −/+ step the rule system makes itself (a box ticked on the right block): the new
+    # state, or None for the plain step (the field ±1); refuses with ScenarioError
+    adjust: Callable[[Fighter, str, int], Any | None] | None = None
     # the state a new combatant starts with when the game master only gives a kind and a name
     blank: Callable[[str, str], dict[str, Any]] = lambda kind, name: {"name": name}
 

@@ -100,12 +100,7 @@ def _untick_one(adv: Adversary, ticked: list[int]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Foe(Adversary):
-    """An adversary (creature or horde) in the encounter: its whole living sheet, and the round's ⚫/⚡.
-
-    ``boxes_left`` and ``fatigue_left`` are adjustments, not stored values: a number there ticks or
-    unticks boxes until the sheet has that many left (the gauges' −/+ buttons use them), then the
-    field goes back to empty. The sheet's own ``blocks[].ticked`` and ``fatigue_ticked`` stay the truth.
-    """
+    """An adversary (creature or horde) in the encounter: its whole living sheet, and the round's ⚫/⚡."""
 
     ap_left: Annotated[
         int | None,
@@ -130,40 +125,6 @@ class Foe(Adversary):
             help=_("Rempli par chaque échange ; l'Aura de terreur frappe ces personnages en début de manche."),
         ),
     ] = ""
-    boxes_left: Annotated[
-        int | None,
-        Spec(
-            label=_("Ajuster : cases ▢ restantes"),
-            ge=0,
-            le=480,
-            help=_("Vide : inchangé. Un nombre coche (ou décoche) des cases, sur le bloc intact le plus entamé."),
-        ),
-    ] = None
-    fatigue_left: Annotated[
-        int | None,
-        Spec(
-            label=_("Ajuster : cases de fatigue libres"),
-            ge=0,
-            le=20,
-            help=_("Vide : inchangé. Un nombre coche (ou décoche) des cases de fatigue."),
-        ),
-    ] = None
-
-    def __post_init__(self) -> None:
-        Adversary.__post_init__(self)
-        if self.fatigue_left is not None and self.fatigue_left <= self.fatigue_boxes:
-            object.__setattr__(self, "fatigue_ticked", self.fatigue_boxes - self.fatigue_left)
-            object.__setattr__(self, "fatigue_left", None)
-        if self.boxes_left is not None and self.boxes_left <= total_boxes(self):
-            ticked = [b.ticked for b in self.blocks]
-            target = self.boxes_left
-            while sum(b.boxes for b in self.blocks) - sum(ticked) > target and _tick_one(self, ticked):
-                pass
-            while sum(b.boxes for b in self.blocks) - sum(ticked) < target and _untick_one(self, ticked):
-                pass
-            blocks = tuple(replace(b, ticked=t) for b, t in zip(self.blocks, ticked, strict=True))
-            object.__setattr__(self, "blocks", blocks)
-            object.__setattr__(self, "boxes_left", None)
 
     @property
     def points(self) -> int:
@@ -182,10 +143,6 @@ class Foe(Adversary):
             errors["ap_left"] = _("⚫ restants : au plus ses points d'action ({n}).").format(n=self.action_points)
         if self.reactions_left is not None and self.reactions_left > reaction_max(self):
             errors["reactions_left"] = _("⚡ restantes : au plus {n} par manche.").format(n=reaction_max(self))
-        if self.fatigue_left is not None:
-            errors["fatigue_left"] = _("Cases de fatigue libres : au plus {n}.").format(n=self.fatigue_boxes)
-        if self.boxes_left is not None:
-            errors["boxes_left"] = _("Cases ▢ restantes : au plus {n}.").format(n=total_boxes(self))
         return errors
 
 
@@ -874,6 +831,34 @@ def blank(kind: str, name: str) -> dict[str, Any]:
     return {"name": name}
 
 
+ERROR_NO_BOX_LEFT = "Cases ▢ : il n'en reste aucune à cocher."
+ERROR_NO_BOX_TICKED = "Cases ▢ restantes : au plus {n}."
+ERROR_NO_FATIGUE_LEFT = "Fatigue 💧 : toutes les cases sont cochées."
+ERROR_NO_FATIGUE_TICKED = "Cases de fatigue libres : au plus {n}."
+
+
+def adjust(f: Fighter, field: str, delta: int) -> Foe | None:
+    """The sheet's gauges tick what the sheet stores: a box lost by hand goes where bleeding would
+    put it (the most damaged intact block; a horde: its first member left), a box given back comes
+    off the most ticked block (a horde: its last group with a member down); fatigue likewise."""
+    if f.kind != ADV or field not in ("boxes_left", "fatigue_left"):
+        return None
+    foe: Foe = f.state
+    if field == "fatigue_left":
+        ticked = foe.fatigue_ticked - delta
+        if ticked > foe.fatigue_boxes:
+            raise ScenarioError({field: _(ERROR_NO_FATIGUE_LEFT)})
+        if ticked < 0:
+            raise ScenarioError({field: _(ERROR_NO_FATIGUE_TICKED).format(n=foe.fatigue_boxes)})
+        return replace(foe, fatigue_ticked=ticked)
+    boxes = [b.ticked for b in foe.blocks]
+    if delta < 0 and not _tick_one(foe, boxes):
+        raise ScenarioError({field: _(ERROR_NO_BOX_LEFT)})
+    if delta > 0 and not _untick_one(foe, boxes):
+        raise ScenarioError({field: _(ERROR_NO_BOX_TICKED).format(n=total_boxes(foe))})
+    return replace(foe, blocks=tuple(replace(b, ticked=t) for b, t in zip(foe.blocks, boxes, strict=True)))
+
+
 def foe_from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
     """A bestiary preset (flat fields of ``adversary``, padded with blank rows) as a state."""
     data: dict[str, Any] = unflatten(dict(values))
@@ -916,5 +901,6 @@ RULES = register(
         is_out=is_out,
         status=status,
         blank=blank,
+        adjust=adjust,
     )
 )

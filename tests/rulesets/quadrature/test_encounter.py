@@ -19,6 +19,7 @@ from rulesets.quadrature.encounter import (
     Clock,
     Foe,
     PcState,
+    adjust,
     advance,
     apply,
     badges,
@@ -128,9 +129,7 @@ def test_an_adversary_state_is_the_whole_living_sheet_plus_the_rounds_counters()
     assert {"ap_left", "reactions_left", "engaged"} <= set(data)
     assert parse(Foe, data) == WOLF
     sheet = to_data(to_sheet(WOLF))
-    assert sheet == {
-        k: v for k, v in data.items() if k not in {"ap_left", "reactions_left", "engaged", "boxes_left", "fatigue_left"}
-    }
+    assert sheet == {k: v for k, v in data.items() if k not in {"ap_left", "reactions_left", "engaged"}}
     assert type(to_sheet(WOLF)) is Adversary
 
 
@@ -141,21 +140,25 @@ def test_state_checks_speak_french_on_the_field():
     with pytest.raises(ScenarioError) as err:
         parse(PcState, {"name": "Aldric", "fatigue_boxes": 3, "fatigue_ticked": 4})
     assert err.value.errors == {"fatigue_ticked": "Plus de cases cochées (4) que de cases de fatigue (3)."}
-    with pytest.raises(ScenarioError) as err:
-        parse(Foe, {**to_data(WOLF), "boxes_left": 14})
-    assert err.value.errors["boxes_left"] == "Cases ▢ restantes : au plus 13."
 
 
-def test_the_gauges_adjustments_tick_and_untick_boxes_as_bleeding_would():
-    ticked = parse(Foe, {**to_data(WOLF), "boxes_left": 11})
+def test_the_gauges_tick_and_untick_boxes_as_bleeding_would_and_refuse_past_the_sheet():
+    wolf = fighter("1", WOLF)
     # two boxes by hand: the most damaged intact block first, ties to the fewest boxes left then sheet order
-    assert [b.ticked for b in ticked.blocks] == [2, 0, 0, 0]
-    assert ticked.boxes_left is None
-    back = parse(Foe, {**to_data(ticked), "boxes_left": 12})
+    once = adjust(wolf, "boxes_left", -1)
+    twice = adjust(fighter("1", once), "boxes_left", -1)
+    assert [b.ticked for b in twice.blocks] == [2, 0, 0, 0]
+    back = adjust(fighter("1", twice), "boxes_left", 1)
     assert [b.ticked for b in back.blocks] == [1, 0, 0, 0]
-    tired = parse(Foe, {**to_data(WOLF), "fatigue_left": 1})
-    assert tired.fatigue_ticked == 3
-    assert tired.fatigue_left is None
+    with pytest.raises(ScenarioError) as err:
+        adjust(wolf, "boxes_left", 1)
+    assert err.value.errors == {"boxes_left": "Cases ▢ restantes : au plus 13."}
+    tired = adjust(wolf, "fatigue_left", -1)
+    assert tired.fatigue_ticked == WOLF.fatigue_ticked + 1
+    with pytest.raises(ScenarioError) as err:
+        adjust(wolf, "fatigue_left", 1)
+    assert err.value.errors == {"fatigue_left": f"Cases de fatigue libres : au plus {WOLF.fatigue_boxes}."}
+    assert adjust(wolf, "ap_left", -1) is None  # a plain number: the encounter's own ±1
 
 
 # --- filling the calculator -------------------------------------------------------------------------
