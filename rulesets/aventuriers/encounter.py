@@ -40,7 +40,19 @@ from rulesets.aventuriers.model import (
 )
 from rulesets.aventuriers.model import Fighter as PageFighter
 from rulesets.aventuriers.zones import adjacent, in_attack_zone, local
-from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.encounter import (
+    Applied,
+    Bar,
+    Bindings,
+    EncounterRules,
+    Fighter,
+    Kind,
+    Page,
+    Role,
+    Table,
+    register,
+    rows,
+)
 from rulesets.core.i18n import _, de
 from rulesets.core.results import Number, Result
 from rulesets.core.schema import Choice, Spec, unflatten
@@ -306,13 +318,18 @@ def _mode(attacker: Figure, target: Figure | None) -> Mode:
     return Mode.MELEE
 
 
-def together(a: Figure, b: Figure) -> bool:
-    """Engaged with each other: each names the other, and they still stand side by side."""
-    return b.name in a.engaged and a.name in b.engaged and not apart(a, b)
+def together(a: Figure, b: Figure, shape: ZoneShape | None = None) -> bool:
+    """Engaged with each other: each names the other, and the engagement still holds on the board
+    (one in the other's attack zone, with the table's zone ``shape``; without it: side by side)."""
+    if not (b.name in a.engaged and a.name in b.engaged):
+        return False
+    return engagement_holds(a, b, shape) if shape is not None else not apart(a, b)
 
 
-def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
-    """The page's fields from the attacker's and the target's states: sheets, board, engagement."""
+def fill(bindings: Bindings, clock: Clock, table: Table | None = None) -> dict[str, Any]:
+    """The page's fields from the attacker's and the target's states: sheets, board, engagement
+    (held only while one stands in the other's attack zone, with the table's zone shape)."""
+    shape = table.scenario.rules.zone_shape if table is not None else None
     out: dict[str, Any] = {}
     attacker = bindings.get("attacker", ())
     defender = bindings.get("defender", ())
@@ -334,7 +351,7 @@ def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
         out["board.target_facing"] = d.facing.value
     others = [n for n in a.engaged if d is None or n != d.name]
     # « pas engagé au début de la phase des Aventuriers »: the flag holds what the phase began with
-    out["board.engaged_together"] = bool(d is not None and together(a, d)) and not opportunity
+    out["board.engaged_together"] = bool(d is not None and together(a, d, shape)) and not opportunity
     out["board.attacker_engaged_other"] = bool(others) and not opportunity
     return out
 
@@ -361,7 +378,7 @@ def _next_actor(fighters: tuple[Fighter, ...], clock: Clock) -> Fighter | None:
     return waiting[0] if waiting else None
 
 
-def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
+def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock, table: Table | None = None) -> tuple[str, ...]:
     """The figure whose phase it is and who has not acted (an Attaque d'opportunité first at the
     start of the phase des Aventuriers); its target: an enemy engaged with it, else the nearest."""
     actor = _next_actor(fighters, clock)
@@ -374,7 +391,8 @@ def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str
     enemies = [f for f in _standing(fighters) if f.kind != actor.kind]
     if not enemies:
         return ()
-    engaged = [f for f in enemies if together(actor.state, f.state)]
+    shape = table.scenario.rules.zone_shape if table is not None else None
+    engaged = [f for f in enemies if together(actor.state, f.state, shape)]
     nearest = sorted(enemies, key=lambda f: _distance(actor.state, f.state))
     return ((engaged or nearest)[0].key,)
 
@@ -466,9 +484,13 @@ def _killed(victim: Figure, killer: Figure | None, px: int, is_monster: bool) ->
     return victim, _("{victim} tombe à 0 PV : hors de combat.").format(victim=victim.name)
 
 
-def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) -> Applied:
+def apply(
+    scenario: Scenario, result: Result, bindings: Bindings, clock: Clock, everyone: tuple[Fighter, ...] = ()
+) -> Applied:
     """Write an exchange back: PV lost on both sides, stamina, PX, kills, engagement, the combat
-    action spent, the start of the phase closed, the equipment and the board chosen on the page."""
+    action spent, the start of the phase closed, the equipment and the board chosen on the page;
+    and, on the others' sheets (``everyone``), the engagements the exchange ended (a death, a shot
+    or a spell at another target)."""
     n = result.numbers
     s = scenario
     story: list[str] = []
@@ -577,6 +599,17 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
         states[a_f.key] = _fit(a, notes)
     if d_f is not None and d is not None:
         states[d_f.key] = _fit(d, notes)
+    # the other side of the engagements this exchange ended: whoever named a figure that no
+    # longer names them (it died, or it shot or cast at another target) lets go of it too
+    after = {f.name: states[f.key] for f in (a_f, d_f) if f is not None and f.key in states}
+    for f in everyone:
+        if f.key in states:
+            continue
+        other: Figure = f.state
+        gone = [name for name in other.engaged if name in after and f.name not in after[name].engaged]
+        if gone:
+            states[f.key] = _disengage(other, gone)
+            story.append(_("{name} n'est plus engagé avec {others}.").format(name=f.name, others=_join(gone)))
     return Applied(states=states, clock=new_clock, story=tuple(story), notes=tuple(notes))
 
 

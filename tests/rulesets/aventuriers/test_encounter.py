@@ -14,7 +14,7 @@ from rulesets.aventuriers.examples import examples
 from rulesets.aventuriers.model import DiceGroup, Scenario
 from rulesets.aventuriers.model import Fighter as PageFighter
 from rulesets.core import request
-from rulesets.core.encounter import Applied, Fighter, get
+from rulesets.core.encounter import Applied, Fighter, Table, get
 from rulesets.core.registry import get as get_ruleset
 from rulesets.core.results import Result
 from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
@@ -239,6 +239,18 @@ def test_the_engagement_is_filled_when_both_name_each_other_and_still_stand_side
     assert walked_off["board.engaged_together"] is False
 
 
+def test_with_the_tables_zone_shape_two_figures_side_by_side_but_turned_away_are_no_longer_engaged() -> None:
+    # side by side, both facing away: neither stands in the other's attack zone (Livret p. 19)
+    elwen = hero(x=1, y=1, facing="nord", engaged_with="Gobelin")
+    goblin = monster(x=1, y=2, facing="sud", engaged_with="Elwen")
+    bindings = {"attacker": (elwen,), "defender": (goblin,)}
+    assert enc.fill(bindings, TURN_1)["board.engaged_together"] is True  # without the table: side by side
+    table = Table(scenario=TABLE)
+    assert enc.fill(bindings, TURN_1, table)["board.engaged_together"] is False
+    facing = {"attacker": (hero(x=1, y=1, facing="sud", engaged_with="Gobelin"),), "defender": (goblin,)}
+    assert enc.fill(facing, TURN_1, table)["board.engaged_together"] is True
+
+
 # --- every worked example, written back ------------------------------------------------------------
 
 
@@ -391,6 +403,38 @@ def test_a_ranged_spell_on_another_target_ends_the_casters_other_engagements() -
     assert applied.story == (
         "En attaquant à distance ou par un sort une autre cible, Elwen rompt son engagement avec Gobelin.",
     )
+
+
+def test_a_shot_at_another_target_frees_the_figure_the_shooter_was_engaged_with() -> None:
+    fire = {
+        "name": "Trait de feu",
+        "reach": "distance",
+        "spell": True,
+        "unblockable": True,
+        "dice": [{"die": "noir", "count": 1}],
+    }
+    mage = hero(weapon=fire, x=3, y=0, facing="sud", engaged_with="Gobelin")
+    goblin = monster(x=2, y=0, engaged_with="Elwen")
+    orc = monster(ORC, x=3, y=3, facing="nord")
+    bindings = {"attacker": (mage,), "defender": (orc,)}
+    scenario = page(bindings, TURN_1)
+    result = play(scenario, {"attaque.1": 3})
+    applied = enc.apply(scenario, result, bindings, TURN_1, everyone=(mage, goblin, orc))
+    assert after(applied, goblin).engaged == ()
+    assert "Gobelin n'est plus engagé avec Elwen." in applied.story
+
+
+def test_a_death_frees_the_third_figure_the_dead_was_engaged_with() -> None:
+    elwen = hero(x=1, y=1, facing="sud", engaged_with="Gobelin")
+    goblin = monster(x=1, y=2, facing="nord", pv=1, engaged_with="Elwen, Orc")
+    orc = monster(ORC, x=2, y=2, engaged_with="Gobelin")
+    bindings = {"attacker": (elwen,), "defender": (goblin,)}
+    scenario = page(bindings, TURN_1)
+    result = play(scenario, {"attaque.1": 2, "attaque.2": 2, "defense.1": 0})
+    assert result.numbers["defender_killed"] is True
+    applied = enc.apply(scenario, result, bindings, TURN_1, everyone=(elwen, goblin, orc))
+    assert after(applied, orc).engaged == ()
+    assert "Orc n'est plus engagé avec Gobelin." in applied.story
 
 
 def test_an_impossible_exchange_and_a_success_test_write_nothing() -> None:
