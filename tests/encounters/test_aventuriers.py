@@ -266,7 +266,7 @@ def test_an_attaque_d_opportunite_opens_the_aventuriers_phase_and_the_first_blow
     assert "Tour 2 — phase des Aventuriers" in page(client, encounter)
 
 
-def test_shooting_another_target_ends_the_engagement_and_the_phase_end_tidies_the_other_side(client, encounter):
+def test_shooting_another_target_ends_the_engagement_on_both_sheets(client, encounter):
     elwen = aventurier(encounter, x=3, y=3, facing="sud", engaged_with="Gobelin")
     edit(client, encounter, monster(client, encounter, "Gobelin"), x=3, y=4, facing="nord", engaged_with="Elwen")
     archer = edit(client, encounter, monster(client, encounter, "Gobelin archer"), x=3, y=8, facing="nord")
@@ -295,13 +295,10 @@ def test_shooting_another_target_ends_the_engagement_and_the_phase_end_tidies_th
         "En attaquant à distance ou par un sort une autre cible, Elwen rompt son engagement avec Gobelin."
         in last(encounter).story
     )
-    assert "Gobelin se dit engagé avec Elwen, mais pas l&#x27;inverse" in page(client, encounter)
-    advance(client, encounter)
-    assert states(encounter)["Gobelin"]["engaged_with"] == ""
-    assert (
-        "L'engagement entre Gobelin et Elwen prend fin : Elwen ne se dit plus engagé avec Gobelin."
-        in last(encounter).story
-    )
+    # the Gobelin lets go at once: the exchange saw every figure present
+    assert s["Gobelin"]["engaged_with"] == ""
+    assert "Gobelin n'est plus engagé avec Elwen." in last(encounter).story
+    assert "mais pas l&#x27;inverse" not in page(client, encounter)
 
 
 def test_walking_away_in_the_sheet_ends_the_engagement(client, encounter):
