@@ -280,13 +280,15 @@ def combatants_add(
     return combatants
 
 
-def preset_state(*, rules: core.EncounterRules, kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
-    """A bestiary entry's values (as its calculator page uses them) as a state of ``kind``."""
+def preset_state(*, rules: core.EncounterRules, kind: str, entry: core.Entry) -> dict[str, Any]:
+    """A bestiary entry (its values as the calculator page uses them) as a state of ``kind``; a
+    ``from_preset`` that names ``entry`` also gets the entry's key and label."""
     try:
         k = rules.kind(kind)
     except StopIteration:
         raise ScenarioError({"kind": ERROR_UNKNOWN_KIND}) from None
-    return k.from_preset(values)
+    data: dict[str, Any] = core.call(k.from_preset, entry.values, entry=entry)
+    return data
 
 
 def combatant_update(*, encounter: Encounter, version: Any, combatant: Combatant, state: Mapping[str, Any]) -> None:

@@ -335,7 +335,7 @@ def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         kind = request.POST.get("kind", "")
         preset_key = request.POST.get("preset", "")
         name = request.POST.get("name", "").strip()
-        values: dict[str, Any] | None = None
+        entry: core.Entry | None = None
         if preset_key:
             preset_kind, _sep, key = preset_key.partition(":")
             try:
@@ -346,15 +346,15 @@ def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if preset is None:
                 errors["preset"] = services.ERROR_NO_PRESET
             else:
-                kind, values = preset_kind, dict(preset.values)
+                kind, entry = preset_kind, core.Entry(preset.key, preset.label, dict(preset.values))
         if errors:
             raise ScenarioError(errors)
         if kind not in {k.key for k in rules.kinds}:
             raise ScenarioError({"kind": services.ERROR_UNKNOWN_KIND})
-        entry = services.preset_state(rules=rules, kind=kind, values=values) if values is not None else None
-        base = name or str((entry or {}).get("name") or rules.kind(kind).label)
+        state = services.preset_state(rules=rules, kind=kind, entry=entry) if entry is not None else None
+        base = name or str((state or {}).get("name") or rules.kind(kind).label)
         labels = [f"{base} {i + 1}" if count > 1 else base for i in range(count)]
-        states = [{**entry, "name": label} if entry is not None else rules.blank(kind, label) for label in labels]
+        states = [{**state, "name": label} if state is not None else rules.blank(kind, label) for label in labels]
         services.combatants_add(encounter=encounter, version=version, kind=kind, states=states)
 
     def invalid(errors: dict[str, str]) -> dict[str, Any]:

@@ -24,6 +24,15 @@ from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """A bestiary entry as the calculator page's presets carry it: the fields it fills."""
+
+    key: str
+    label: str
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Kind:
     """A sort of combatant and the dataclass of its state (its sheet and what changes in a fight)."""
 
@@ -32,8 +41,9 @@ class Kind:
     state_type: type[Any]
     # the key of the calculator page's bestiary preset group whose entries make this kind
     preset_group: str = ""
-    # a preset's values (as the calculator page uses them) → the state's data
-    from_preset: Callable[[Mapping[str, Any]], dict[str, Any]] = dict
+    # a preset's values (as the calculator page uses them) → the state's data; it may also name a
+    # keyword ``entry`` (the bestiary :class:`Entry`: key, label and values)
+    from_preset: Callable[..., dict[str, Any]] = dict
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +57,6 @@ class Fighter:
 
 
 Bindings = Mapping[str, tuple[Fighter, ...]]
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A bestiary entry as the calculator page's presets carry it: the fields it fills."""
-
-    key: str
-    label: str
-    values: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

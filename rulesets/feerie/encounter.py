@@ -21,7 +21,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
-from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.encounter import (
+    Applied,
+    Bar,
+    Bindings,
+    EncounterRules,
+    Entry,
+    Fighter,
+    Kind,
+    Page,
+    Role,
+    register,
+    rows,
+)
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import Spec, unflatten
@@ -91,7 +103,7 @@ class FeeriqueState:
         Spec(
             label=_("Combat à distance"),
             help=_(
-                "Attaque sur la Vigilance, Dommages −4 ; l'entrée « à distance » du bestiaire en donne les Attributs."
+                "Attaque sur la Vigilance, Dommages −4 ; l'entrée « à distance » du bestiaire le coche et en donne les Attributs."
             ),
         ),
     ] = False
@@ -781,11 +793,14 @@ def blank(kind: str, name: str) -> dict[str, Any]:
     return {"name": name}
 
 
-def from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
+def from_preset(values: Mapping[str, Any], entry: Entry | None = None) -> dict[str, Any]:
     """A bestiary creature (the exchange page's « Attaquant du bestiaire » entry, au contact or à
-    distance) as a state: its Aspects, its Essence as the starting Essence, its Attributs."""
+    distance) as a state: its Aspects, its Essence as the starting Essence, its Attributs, and
+    « Combat à distance » for the « à distance » entry (keys ``<pk>.r``, bestiary/feerie/web.py)."""
     keys = ("name", "vigilance", "habilete", "puissance", "resistance", "taille", "essence")
     data: dict[str, Any] = {k: values[k] for k in keys if k in values}
+    if entry is not None and entry.key.endswith(".r"):
+        data["ranged"] = True
     if "essence" in data:
         data["essence_max"] = data["essence"]
     raw = values.get("attributes")

@@ -573,7 +573,8 @@ def test_the_seeds_wichtln_strikes_a_lutin_with_the_values_derived_from_its_shee
 
     # the same Wichtln at range (« à distance » entry, « Combat à distance » ticked), then defending
     archer = creature(client, encounter, "Wichtln", mode="r", as_name="Wichtln tonnant")
-    edit(client, encounter, archer, ranged=True)
+    assert states(encounter)["Wichtln tonnant"]["ranged"] is True  # the « à distance » entry ticks it
+    assert states(encounter)["Wichtln"]["ranged"] is False
     url = open_calculator(client, encounter, "feerie", attacker=archer, defender=lutin)
     assert "mode=ranged" in url
     numbers = final(resolve(client, url, {"plus.1": 10, "moins.1": 10}))
