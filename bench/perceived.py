@@ -14,6 +14,11 @@ the first die and a new seed, click « Résoudre », and measure in the page, wi
   (click → request sent), ``request`` (network and server, until the response's last byte),
   ``after_response`` (swap, settle, layout and paint).
 
+Diagnostic (not the product's behaviour; ``--no-compare`` skips it): after each measured click, one
+more click with ``hx-history="false"`` set on ``<body>`` in the browser, so that htmx does not copy
+the whole page into sessionStorage before it pushes the result's URL. Interleaved, so that both
+series see the same machine; reported apart (``diagnostic_without_history_snapshot``).
+
 Prints a JSON report (also written to ``artifacts/perceived/report.json``).
 """
 
@@ -108,7 +113,30 @@ def click_and_measure(page: Any, seed: int, die_value: str) -> dict[str, float]:
     return out
 
 
-def measure(base: str, paths: list[str], clicks: int, warmup: int, no_history_cache: bool = False) -> dict[str, Any]:
+def summarise(samples: list[dict[str, float]]) -> dict[str, Any]:
+    painted = [s["painted"] for s in samples]
+    return {
+        "clicks": len(samples),
+        "painted": stats(painted),
+        **{
+            part: stats([s[part] for s in samples])
+            for part in ("dom", "before_request", "request", "after_response")
+            if all(part in s for s in samples)
+        },
+        "painted_ms": [round(v, 1) for v in painted],
+        "target_met": percentile(painted, 95) <= TARGET_MS,
+    }
+
+
+def set_history_snapshot(page: Any, on: bool) -> None:
+    """``hx-history="false"`` anywhere in the page: htmx no longer snapshots it on each URL push."""
+    page.evaluate(
+        "(on) => on ? document.body.removeAttribute('hx-history') : document.body.setAttribute('hx-history', 'false')",
+        on,
+    )
+
+
+def measure(base: str, paths: list[str], clicks: int, warmup: int, compare: bool) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     results: dict[str, Any] = {}
@@ -119,25 +147,20 @@ def measure(base: str, paths: list[str], clicks: int, warmup: int, no_history_ca
             for n, path in enumerate(paths):
                 page.goto(base + path, wait_until="load")
                 page.evaluate(PROBE)
-                if no_history_cache:  # diagnostic: htmx then skips its snapshot of the page on each push
-                    page.evaluate("() => document.body.setAttribute('hx-history', 'false')")
                 cold = [
                     click_and_measure(page, 900_000 + 1000 * n + i, str(i % 6 + 1))["painted"] for i in range(warmup)
                 ]
-                samples = [click_and_measure(page, 100_000 + 1000 * n + i, str((i + 3) % 6 + 1)) for i in range(clicks)]
-                painted = [s["painted"] for s in samples]
-                results[path] = {
-                    "clicks": clicks,
-                    "painted": stats(painted),
-                    **{
-                        part: stats([s[part] for s in samples])
-                        for part in ("dom", "before_request", "request", "after_response")
-                        if all(part in s for s in samples)
-                    },
-                    "painted_ms": [round(v, 1) for v in painted],
-                    "warmup_painted_ms": [round(v, 1) for v in cold],
-                    "target_met": percentile(painted, 95) <= TARGET_MS,
-                }
+                samples, diagnostic = [], []
+                for i in range(clicks):
+                    seed = 100_000 + 1000 * n + 2 * i
+                    samples.append(click_and_measure(page, seed, str((i + 3) % 6 + 1)))
+                    if compare:  # the same page, the next click, without htmx's history snapshot
+                        set_history_snapshot(page, on=False)
+                        diagnostic.append(click_and_measure(page, seed + 1, str((i + 4) % 6 + 1)))
+                        set_history_snapshot(page, on=True)
+                results[path] = summarise(samples) | {"warmup_painted_ms": [round(v, 1) for v in cold]}
+                if compare:
+                    results[path]["diagnostic_without_history_snapshot"] = summarise(diagnostic)
         finally:
             browser.close()
     return results
@@ -150,9 +173,9 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=8, help="clicks not counted (each worker's first hits)")
     parser.add_argument(
-        "--no-history-cache",
+        "--no-compare",
         action="store_true",
-        help="diagnostic, not the product: hx-history=false on <body>, so that htmx does not snapshot the page",
+        help="skip the interleaved diagnostic clicks with hx-history=false (htmx's page snapshot off)",
     )
     args = parser.parse_args()
     started = time.monotonic()
@@ -166,13 +189,11 @@ def main() -> None:
     }
     with server.gunicorn(env, log_path=OUT / "gunicorn.log") as base:
         paths = [p for p in args.pages.split(",") if p]
-        report["pages"] = measure(base, paths, args.clicks, args.warmup, args.no_history_cache)
-        if args.no_history_cache:
-            report["variant"] = "diagnostic: hx-history=false set on <body> in the browser (no htmx history snapshot)"
+        report["pages"] = measure(base, paths, args.clicks, args.warmup, compare=not args.no_compare)
     report["loadavg_after"] = [round(v, 2) for v in os.getloadavg()]
     report["seconds"] = round(time.monotonic() - started, 1)
     text = json.dumps(report, indent=2, ensure_ascii=False)
-    (OUT / ("report-no-history-cache.json" if args.no_history_cache else "report.json")).write_text(text + "\n")
+    (OUT / "report.json").write_text(text + "\n")
     print(text)
 
 
