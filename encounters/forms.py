@@ -10,7 +10,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from calculator.forms import Leaf, form_field, leaf_default, leaves, list_paths, row_counts
+from calculator.forms import Leaf, form_field, leaf_default, leaves, list_paths
 from calculator.plugins import PresetGroup
 from rulesets.core import encounter as core
 from rulesets.core.schema import flatten, unflatten
@@ -18,25 +18,39 @@ from rulesets.core.schema import flatten, unflatten
 MAX_COPIES = 12
 
 
+DELETE = "_del"
+
+
 class DataclassForm(forms.Form):
-    """One input per leaf of a state (or clock) dataclass; lists get as many rows as the data has.
+    """One input per leaf of a state (or clock) dataclass; a list shows exactly its rows, each with
+    a « supprimer » box, and ``add`` (a list path) shows one more row to fill.
 
     The values are only carried: :func:`rulesets.core.schema.parse` validates them, and
     :meth:`set_errors` puts its French messages back on the fields.
     """
 
-    def __init__(self, cls: type, initial: Mapping[str, Any], data: QueryDict | None = None, prefix: str = "") -> None:
+    def __init__(
+        self, cls: type, initial: Mapping[str, Any], data: QueryDict | None = None, prefix: str = "", add: str = ""
+    ) -> None:
         self.cls = cls
+        self.lists = list_paths(cls)
         flat_initial = flatten(dict(initial))
-        raw: dict[str, Any] = {}
+        raw: dict[str, Any] = flat_initial
         if data is not None:
             start = len(prefix) + 1 if prefix else 0
             raw = {k[start:]: v for k, v in data.items() if not prefix or k.startswith(prefix + "-")}
-        self.rows = row_counts(cls, raw, flat_initial)
+        self.rows = {path: _rows_in(raw, path) for path in self.lists}
+        if add in self.rows and self.rows[add] < (self.lists[add].max_items or 20):
+            self.rows[add] += 1
         self.leaves: list[Leaf] = leaves(cls, self.rows)
         super().__init__(data=data, prefix=prefix or None)
         for leaf in self.leaves:
             self.fields[leaf.path] = form_field(leaf, flat_initial.get(leaf.path, leaf_default(leaf)))
+        for path, count in self.rows.items():
+            for i in range(count):
+                self.fields[f"{path}.{i}.{DELETE}"] = forms.BooleanField(
+                    label=_("supprimer cette ligne"), required=False
+                )
 
     def raw(self, name: str) -> Any:
         field = self.fields[name]
@@ -44,23 +58,50 @@ class DataclassForm(forms.Form):
             return field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
         return field.initial
 
+    def layout(self) -> list[dict[str, Any]]:
+        """The fields in order, grouped: plain fields, then each list's rows (with their box to
+        delete the row) and its « ajouter une ligne » button."""
+        out: list[dict[str, Any]] = []
+        for leaf in self.leaves:
+            owner = next((p for p in self.lists if leaf.path.startswith(p + ".")), None)
+            if owner is None:
+                if not out or out[-1]["kind"] != "fields":
+                    out.append({"kind": "fields", "names": []})
+                out[-1]["names"].append(leaf.path)
+                continue
+            index = int(leaf.path[len(owner) + 1 :].split(".", 1)[0])
+            row = f"{owner}.{index}"
+            if not out or out[-1].get("row") != row:
+                label = self.lists[owner].label
+                out.append({"kind": "row", "row": row, "list": owner, "title": f"{label} n° {index + 1}", "names": []})
+            out[-1]["names"].append(leaf.path)
+        for path, spec in self.lists.items():
+            if self.rows[path] < (spec.max_items or 20):
+                at = max((n for n, b in enumerate(out) if b.get("list") == path), default=len(out) - 1) + 1
+                out.insert(at, {"kind": "add", "list": path, "title": spec.label})
+        return out
+
     def values(self) -> dict[str, Any]:
-        """The typed values, nested; list rows left entirely blank are dropped."""
+        """The typed values, nested; the rows ticked « supprimer », or emptied, are left out."""
+        deleted = {
+            name[: -len(DELETE) - 1] + "." for name in self.fields if name.endswith("." + DELETE) and self.raw(name)
+        }
         flat: dict[str, Any] = {}
         for leaf in self.leaves:
+            if any(leaf.path.startswith(row) for row in deleted):
+                continue
             value = self.raw(leaf.path)
             if isinstance(value, str) and value.strip() == "" and leaf.info.type is not str:
                 continue
             flat[leaf.path] = value
-        for path in list_paths(self.cls):
+        for path in self.lists:  # a row whose every cell was emptied goes too
             for i in range(self.rows.get(path, 0)):
-                row = f"{path}.{i}."
-                cells = {k: v for k, v in flat.items() if k.startswith(row)}
+                cells = {k: v for k, v in flat.items() if k.startswith(f"{path}.{i}.")}
                 if all(v in ("", False, None) for v in cells.values()):
                     for k in cells:
                         del flat[k]
         data = unflatten(flat)
-        for path in list_paths(self.cls):
+        for path in self.lists:
             _compact(data, path.split("."))
         return data
 
@@ -73,8 +114,16 @@ class DataclassForm(forms.Form):
             self.add_error(name or None, message)
 
 
+def _rows_in(flat: Mapping[str, Any], path: str) -> int:
+    """How many rows of the list ``path`` the flat data has (0 for an empty list)."""
+    prefix = path + "."
+    indices = {rest.split(".", 1)[0] for key in flat if key.startswith(prefix) for rest in [key[len(prefix) :]]}
+    numbers = [int(i) for i in indices if i.isdigit()]
+    return max(numbers) + 1 if numbers else 0
+
+
 def _compact(data: Any, parts: list[str]) -> None:
-    """Rows dropped from the middle of a list leave holes in ``unflatten``'s output: close them;
+    """Rows left out from the middle of a list leave holes in ``unflatten``'s output: close them;
     a list with no row left is an empty list, not a missing field."""
     node = data
     for part in parts[:-1]:

@@ -219,11 +219,17 @@ def detail_context(
 
 
 def _respond(
-    request: HtmxHttpRequest, encounter: Encounter, status: int = 200, anchor: str = "", **extra: Any
+    request: HtmxHttpRequest,
+    encounter: Encounter,
+    status: int = 200,
+    anchor: str = "",
+    redirect: bool = True,
+    **extra: Any,
 ) -> HttpResponse:
-    """After a change: the partial for htmx, a redirect for a plain form (or the page with a message)."""
+    """After a change: the partial for htmx, a redirect for a plain form (or the page with a message,
+    or with a form still being filled when ``redirect`` is off)."""
     detail = reverse("encounters:detail", args=[encounter.pk])
-    if status == 200 and not request.htmx:
+    if status == 200 and redirect and not request.htmx:
         return HttpResponseRedirect(detail + anchor, status=303)
     context = detail_context(request, encounter, **extra)
     if request.htmx:
@@ -372,7 +378,12 @@ def combatant_edit(request: HtmxHttpRequest, pk: int, cid: int) -> HttpResponse:
     encounter = _owned(request, pk)
     combatant = _combatant(encounter, cid)
     rules = services.rules_for(encounter)
-    form = DataclassForm(rules.kind(combatant.kind).state_type, combatant.state, request.POST, prefix=f"c{cid}")
+    add = request.POST.get("_add", "")
+    form = DataclassForm(
+        rules.kind(combatant.kind).state_type, combatant.state, request.POST, prefix=f"c{cid}", add=add
+    )
+    if add:  # « Ajouter une ligne »: the sheet again, one row longer, nothing saved yet
+        return _respond(request, encounter, redirect=False, edit=(cid, form))
 
     def invalid(errors: dict[str, str]) -> dict[str, Any]:
         form.set_errors(errors)

@@ -465,3 +465,29 @@ def test_two_changes_from_the_same_version_cannot_both_land(fighters, encounter)
     encounter.refresh_from_db()
     assert encounter.version == 2
     assert encounter.clock["turn"] == 2
+
+
+def test_a_sheets_list_shows_its_rows_adds_one_on_demand_and_deletes_a_ticked_one(client, fighters, encounter):
+    bolt = fighters[1]
+    prefix = f"c{bolt.pk}-"
+    url = f"{detail_url(encounter)}combatants/{bolt.pk}/"
+    page = client.get(detail_url(encounter)).content.decode()
+    assert f'name="{prefix}advantages.0.effect"' not in page  # no advantage: no row
+    base = {f"{prefix}{k}": str(v) for k, v in NPC.items()} | {"version": str(encounter.version)}
+    response = client.post(url, {**base, "_add": "advantages"})
+    assert response.status_code == 200  # the sheet again, one row longer, nothing saved
+    assert f'name="{prefix}advantages.0.effect"' in response.content.decode()
+    assert encounter.log.count() == 0
+    two = {
+        **base,
+        f"{prefix}advantages.0.effect": "à terre",
+        f"{prefix}advantages.0.by": "Aldric",
+        f"{prefix}advantages.1.effect": "désarmé",
+        f"{prefix}advantages.1.by": "Brenna",
+    }
+    assert client.post(url, two).status_code == 303
+    assert [a["effect"] for a in states(encounter)["Arbalétrier"]["advantages"]] == ["à terre", "désarmé"]
+    encounter.refresh_from_db()
+    delete_first = {**two, "version": str(encounter.version), f"{prefix}advantages.0._del": "on"}
+    assert client.post(url, delete_first).status_code == 303
+    assert states(encounter)["Arbalétrier"]["advantages"] == [{"effect": "désarmé", "by": "Brenna", "until_turn": None}]
