@@ -19,4 +19,6 @@ USER estoc
 
 EXPOSE 8000
 # The container expects SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL from the environment.
-CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py loadfixtures && exec gunicorn calculator.wsgi --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-4} --access-logfile -"]
+# A calculator page is its URL (every field, the dice, the seed): a Quadrature sheet opened from an
+# encounter runs past gunicorn's default 4094-byte request line, hence 8190 (its maximum).
+CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py loadfixtures && exec gunicorn calculator.wsgi --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-4} --limit-request-line 8190 --access-logfile -"]
