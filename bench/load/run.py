@@ -1,6 +1,6 @@
 """Estoc load test: ``make load`` (or ``python bench/load/run.py``). Figures for docs/reliability.md.
 
-Loopback only, bounded in time (about 3 minutes with the defaults):
+Loopback only, bounded in time (about 4 minutes with the defaults):
 
 1. prepares a dedicated PostgreSQL database (``estoc_load``: created if missing, migrated, fixtures
    loaded), collects the static files and starts gunicorn with 4 workers on 127.0.0.1 (``bench/server.py``:
