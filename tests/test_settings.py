@@ -57,6 +57,18 @@ def test_emails_go_through_smtp_when_a_server_is_given():
     assert done.stdout.split() == ["django.core.mail.backends.smtp.EmailBackend", "[]"], done.stderr
 
 
+def test_collectstatic_succeeds_with_the_production_storage(tmp_path):
+    """The Docker image runs it at build time: hashed names and compressed copies, every referenced
+    file present (a vendored CSS naming a missing source map once broke it)."""
+    done = run_manage(
+        "collectstatic", "--noinput", SECRET_KEY="k" * 60, DEBUG="0", STATIC_ROOT=str(tmp_path / "static")
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    manifest = (tmp_path / "static" / "staticfiles.json").read_text()
+    assert "vendor/bootstrap/bootstrap.min.css" in manifest
+    assert list((tmp_path / "static" / "css").glob("estoc.*.css.gz"))
+
+
 def test_production_mode_refuses_to_start_without_a_secret_key():
     done = run_manage("check", SECRET_KEY="", DEBUG="0")
     assert done.returncode != 0

@@ -280,6 +280,7 @@ def blank(kind: str, name: str) -> dict[str, Any]:
 
 # --- filling the calculator -----------------------------------------------------------------------
 
+
 def _rows[T](table: Table, group: str, cls: type[T]) -> list[T]:
     """The table's bestiary rows of a preset group, as engine values (unreadable rows skipped)."""
     out: list[T] = []
