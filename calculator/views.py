@@ -27,6 +27,7 @@ class HtmxHttpRequest(HttpRequest):
 
 
 _INDENT = re.compile(rb"\n[ \t]+")
+LIVE = "_live"
 
 
 def compact(response: HttpResponse) -> HttpResponse:
@@ -108,7 +109,11 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     flat_result: dict[str, Any] = {}
     status = 200
     payload = form.payload()
-    wants_result = not acted and data is not None and (request.method == "POST" or data.get("r") == "1")
+    # the live redraw of the scene while typing: a POST (a long sheet would not fit in a URL) marked _live
+    live_post = request.method == "POST" and data is not None and LIVE in data
+    wants_result = (
+        not acted and not live_post and data is not None and (request.method == "POST" or data.get("r") == "1")
+    )
     if wants_result:
         try:
             resolution = services.resolution_resolve(ruleset=ruleset, payload=payload)
@@ -153,7 +158,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     }
     template = "calculator/page.html"
     if request.htmx and not request.htmx.boosted:
-        live = request.method == "GET" and data is not None and data.get("r") != "1" and not acted
+        live = not acted and (live_post or (request.method == "GET" and data is not None and data.get("r") != "1"))
         if live:
             # the scene and the dice, and the odds out of band
             context["oob"] = True

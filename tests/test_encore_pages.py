@@ -113,6 +113,28 @@ def test_htmx_live_update_returns_the_scene_the_dice_and_the_odds_out_of_band(cl
     assert re.search(r'<section id="odds"\s+class="panel panel-odds" hx-swap-oob="true">', body)
 
 
+def test_the_live_update_is_a_post_marked_live_and_resolves_nothing(client):
+    """What the page sends while typing (a long sheet does not fit in a URL): the scene, the dice,
+    the odds, never a result, even with every die typed."""
+    data = {**ALDRIC, "pc.attribute": "4", "_live": "1"}
+    response = client.post("/encore/", data, **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="live"')
+    assert body.count('name="dice.pc.') == 6
+    assert 'hx-swap-oob="true"' in body
+    assert "Le récit" not in body
+    assert "HX-Push-Url" not in response
+
+
+def test_the_page_tells_htmx_to_post_its_live_updates_and_keep_no_history_snapshot(client):
+    body = client.get("/encore/").content.decode()
+    assert 'hx-post="/encore/"' in body
+    assert """hx-vals='{"_live": "1"}'""" in body
+    assert 'hx-history="false"' in body
+    assert '"refreshOnHistoryMiss": true' in body
+
+
 def test_a_typed_die_that_is_not_a_face_comes_back_on_its_input_with_everything_kept(client):
     data = {**ALDRIC, "dice.pc.2": "9"}
     response = client.post("/encore/", data)

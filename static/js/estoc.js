@@ -16,7 +16,7 @@
       if (!form || !window.htmx) {
         return;
       }
-      window.htmx.ajax("GET", form.getAttribute("action"), {
+      window.htmx.ajax("POST", form.getAttribute("action"), {
         source: form,
         target: "#calculator",
         swap: "outerHTML",
