@@ -197,6 +197,29 @@ def badges(text: Any) -> SafeString:
     )
 
 
+@register.simple_tag
+def technical_groups(result: Any) -> SafeString:
+    """The technical panel's tables, one per group of events (label, value, rule).
+
+    Written in Python rather than with two nested template loops: it is the largest part of a
+    result fragment and is rendered on every resolve (docs/performance.md)."""
+    tables = []
+    for group, events in result.groups():
+        rows = format_html_join(
+            "",
+            '<tr class="ev-{}"><td>{}</td><td class="text-end value">{}</td><td class="rule">{}</td></tr>',
+            ((e.kind, badges(e.label), badges(e.value), e.rule) for e in events),
+        )
+        tables.append(
+            format_html(
+                '<h3 class="h6 mt-2">{}</h3>\n<table class="table table-sm tech-table"><tbody>{}</tbody></table>',
+                group,
+                rows,
+            )
+        )
+    return SafeString("\n".join(tables))
+
+
 @register.filter
 def duration_fr(value: Any) -> str:
     """A timedelta the French way: « 1 h 30 min », « 45 min »."""
