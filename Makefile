@@ -63,5 +63,5 @@ load: install  ## wrk (apt-get install wrk): 60 s mixed at 50 connections, 60 s 
 perceived: install  ## Playwright on Debian's Chromium: click on « Résoudre » → result on screen, p95 of 20 clicks (≈ 1 min)
 	$(PY) bench/perceived.py
 
-fuzz: install  ## Schemathesis on /api/openapi.json: 1,000 generated requests per operation and the coverage phase (≈ 15 min)
+fuzz: install  ## Schemathesis on /api/openapi.json: 1,000 generated requests per operation and the coverage phase (8-18 min)
 	$(PY) bench/fuzz_api.py
