@@ -60,7 +60,7 @@ clean:
 load: install  ## wrk (apt-get install wrk): 60 s mixed at 50 connections, 60 s with think time, resolves at 1-50 (≈ 4 min)
 	$(PY) bench/load/run.py
 
-perceived: install  ## Playwright on Debian's Chromium: click on « Résoudre » → result on screen, p95 of 20 clicks (≈ 1 min)
+perceived: install  ## Playwright on Debian's Chromium: click on « Résoudre » → result on screen, p95 of 20 clicks (≈ 2 min)
 	$(PY) bench/perceived.py
 
 fuzz: install  ## Schemathesis on /api/openapi.json: 1,000 generated requests per operation and the coverage phase (8-18 min)
