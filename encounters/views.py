@@ -266,28 +266,23 @@ def _guarded(
     return _respond(request, encounter, anchor=anchor)
 
 
-@login_required
-@require_POST
-def encounter_advance(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    encounter = _owned(request, pk)
-    version = request.POST.get("version")
-    return _guarded(request, encounter, lambda: services.encounter_advance(encounter=encounter, version=version))
+def _whole_encounter_change(change: Any, doc: str) -> Any:
+    """A view for a change that takes only the encounter and its version (a button)."""
+
+    @login_required
+    @require_POST
+    def view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+        encounter = _owned(request, pk)
+        version = request.POST.get("version")
+        return _guarded(request, encounter, lambda: change(encounter=encounter, version=version))
+
+    view.__doc__ = doc
+    return view
 
 
-@login_required
-@require_POST
-def encounter_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    encounter = _owned(request, pk)
-    version = request.POST.get("version")
-    return _guarded(request, encounter, lambda: services.encounter_undo(encounter=encounter, version=version))
-
-
-@login_required
-@require_POST
-def encounter_redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    encounter = _owned(request, pk)
-    version = request.POST.get("version")
-    return _guarded(request, encounter, lambda: services.encounter_redo(encounter=encounter, version=version))
+encounter_advance = _whole_encounter_change(services.encounter_advance, "« Fin du tour »: the rules' end of round.")
+encounter_undo = _whole_encounter_change(services.encounter_undo, "« Annuler » (Ctrl+Z): the last change undone.")
+encounter_redo = _whole_encounter_change(services.encounter_redo, "« Rétablir » (Ctrl+Y): the next change redone.")
 
 
 @login_required
