@@ -515,25 +515,24 @@ def _restore(encounter: Encounter, entry: LogEntry, side: str) -> None:
     encounter.save(update_fields=["clock"])
 
 
-def encounter_undo(*, encounter: Encounter, version: Any) -> LogEntry:
+def _step(encounter: Encounter, version: Any, *, back: bool) -> LogEntry:
+    """Undo the last change still done (``back``), or redo the first one undone: the log's undone
+    entries are its tail, so both ends meet there."""
     with transaction.atomic():
         _bump(encounter, _parse_version(version))
-        entry = encounter.log.filter(undone=False).order_by("-seq").first()
+        entries = encounter.log.filter(undone=not back)
+        entry = entries.order_by("-seq" if back else "seq").first()
         if entry is None:
-            raise NothingToDo(ERROR_NOTHING_TO_UNDO)
-        _restore(encounter, entry, "before")
-        entry.undone = True
+            raise NothingToDo(ERROR_NOTHING_TO_UNDO if back else ERROR_NOTHING_TO_REDO)
+        _restore(encounter, entry, "before" if back else "after")
+        entry.undone = back
         entry.save(update_fields=["undone"])
         return entry
+
+
+def encounter_undo(*, encounter: Encounter, version: Any) -> LogEntry:
+    return _step(encounter, version, back=True)
 
 
 def encounter_redo(*, encounter: Encounter, version: Any) -> LogEntry:
-    with transaction.atomic():
-        _bump(encounter, _parse_version(version))
-        entry = encounter.log.filter(undone=True).order_by("seq").first()
-        if entry is None:
-            raise NothingToDo(ERROR_NOTHING_TO_REDO)
-        _restore(encounter, entry, "after")
-        entry.undone = False
-        entry.save(update_fields=["undone"])
-        return entry
+    return _step(encounter, version, back=False)

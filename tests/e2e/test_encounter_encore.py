@@ -7,31 +7,19 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.factories_encounters import PASSWORD, UserFactory
+from tests.e2e.encounters import expect_gauge as expect_card_gauge
+from tests.e2e.encounters import log_in
+from tests.factories_encounters import UserFactory
 
 pytestmark = pytest.mark.e2e
-
-
-def log_in(page, base, user):
-    page.goto(f"{base}/encounters/")
-    assert "/accounts/login/" in page.url
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Se connecter')")
-    page.wait_for_url(re.compile(r"/encounters/$"))
 
 
 def card(page, name):
     return page.locator("article.combatant", has=page.locator("h3", has_text=re.compile(f"^{name}$")))
 
 
-def gauge(page, name, label):
-    return card(page, name).locator(".gauge", has=page.locator(".gauge-label", has_text=label)).locator(".gauge-value")
-
-
 def expect_gauge(page, name, label, value):
-    pattern = r"\s+".join(re.escape(token) for token in value.split())
-    expect(gauge(page, name, label)).to_have_text(re.compile(rf"^\s*{pattern}\s*$"))
+    expect_card_gauge(card(page, name), label, value)
 
 
 def play_turn(page, dice):

@@ -8,31 +8,19 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.factories_encounters import PASSWORD, UserFactory
+from tests.e2e.encounters import expect_gauge as expect_card_gauge
+from tests.e2e.encounters import gauge_of, log_in
+from tests.factories_encounters import UserFactory
 
 pytestmark = pytest.mark.e2e
-
-
-def log_in(page, base, user):
-    page.goto(f"{base}/encounters/")
-    assert "/accounts/login/" in page.url
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Se connecter')")
-    page.wait_for_url(re.compile(r"/encounters/$"))
 
 
 def card(page, pk):
     return page.locator(f"article#c{pk}")
 
 
-def gauge(page, pk, label):
-    return card(page, pk).locator(".gauge", has=page.locator(".gauge-label", has_text=label)).locator(".gauge-value")
-
-
 def expect_gauge(page, pk, label, value):
-    pattern = r"\s*".join(re.escape(token) for token in value.split())
-    expect(gauge(page, pk, label)).to_have_text(re.compile(rf"^\s*{pattern}\s*$"))
+    expect_card_gauge(card(page, pk), label, value)
 
 
 def combatant_pk(page, name):
@@ -136,7 +124,7 @@ def test_a_two_round_quadrature_fight_with_undo_on_a_phone(browser, live_server,
     # Aldric strikes the Mâchoires (no armour): 💢💢💢 fill the block, Morsure leaves the deck, 🩸 1
     aldric_strikes(page, wolf, aldric, 3, 14, light=3, bleed=1)
     expect_gauge(page, wolf, "Cases ▢", "10 / 13")
-    expect(gauge(page, wolf, "Cases ▢").locator("xpath=..")).to_contain_text("3/4 blocs intacts")
+    expect(gauge_of(card(page, wolf), "Cases ▢").locator("xpath=..")).to_contain_text("3/4 blocs intacts")
     expect_gauge(page, wolf, "Hémorragie 🩸", "1")
     expect(card(page, wolf)).to_contain_text("Deck : Harcèlement 1 ⚫, Frappe vive 1 ⚫")
     expect(card(page, wolf)).not_to_contain_text("Morsure 2 ⚫")
@@ -147,7 +135,7 @@ def test_a_two_round_quadrature_fight_with_undo_on_a_phone(browser, live_server,
     expect(page.locator("#clock")).to_have_text("Manche 2")
     expect_gauge(page, wolf, "Cases ▢", "9 / 13")
     expect_gauge(page, wolf, "Points d'action ⚫", "2 / 2")
-    expect(gauge(page, wolf, "Hémorragie 🩸")).to_have_count(0)
+    expect(gauge_of(card(page, wolf), "Hémorragie 🩸")).to_have_count(0)
     expect_gauge(page, aldric, "Stabilité ◇", "1 / 1")
     expect(page.locator("#log")).to_contain_text("Fin de la manche 1 : la manche 2 commence.")
 
