@@ -14,11 +14,6 @@ the first die and a new seed, click « Résoudre », and measure in the page, wi
   (click → request sent), ``request`` (network and server, until the response's last byte),
   ``after_response`` (swap, settle, layout and paint).
 
-Diagnostic (not the product's behaviour; ``--no-compare`` skips it): after each measured click, one
-more click with ``hx-history="false"`` set on ``<body>`` in the browser, so that htmx does not copy
-the whole page into sessionStorage before it pushes the result's URL. Interleaved, so that both
-series see the same machine; reported apart (``diagnostic_without_history_snapshot``).
-
 Prints a JSON report (also written to ``artifacts/perceived/report.json``).
 """
 
@@ -128,15 +123,7 @@ def summarise(samples: list[dict[str, float]]) -> dict[str, Any]:
     }
 
 
-def set_history_snapshot(page: Any, on: bool) -> None:
-    """``hx-history="false"`` anywhere in the page: htmx no longer snapshots it on each URL push."""
-    page.evaluate(
-        "(on) => on ? document.body.removeAttribute('hx-history') : document.body.setAttribute('hx-history', 'false')",
-        on,
-    )
-
-
-def measure(base: str, paths: list[str], clicks: int, warmup: int, compare: bool) -> dict[str, Any]:
+def measure(base: str, paths: list[str], clicks: int, warmup: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     results: dict[str, Any] = {}
@@ -150,17 +137,8 @@ def measure(base: str, paths: list[str], clicks: int, warmup: int, compare: bool
                 cold = [
                     click_and_measure(page, 900_000 + 1000 * n + i, str(i % 6 + 1))["painted"] for i in range(warmup)
                 ]
-                samples, diagnostic = [], []
-                for i in range(clicks):
-                    seed = 100_000 + 1000 * n + 2 * i
-                    samples.append(click_and_measure(page, seed, str((i + 3) % 6 + 1)))
-                    if compare:  # the same page, the next click, without htmx's history snapshot
-                        set_history_snapshot(page, on=False)
-                        diagnostic.append(click_and_measure(page, seed + 1, str((i + 4) % 6 + 1)))
-                        set_history_snapshot(page, on=True)
+                samples = [click_and_measure(page, 100_000 + 1000 * n + i, str((i + 3) % 6 + 1)) for i in range(clicks)]
                 results[path] = summarise(samples) | {"warmup_painted_ms": [round(v, 1) for v in cold]}
-                if compare:
-                    results[path]["diagnostic_without_history_snapshot"] = summarise(diagnostic)
         finally:
             browser.close()
     return results
@@ -172,24 +150,19 @@ def main() -> None:
     parser.add_argument("--pages", default="/encore/,/nephilim/")
     parser.add_argument("--clicks", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=8, help="clicks not counted (each worker's first hits)")
-    parser.add_argument(
-        "--no-compare",
-        action="store_true",
-        help="skip the interleaved diagnostic clicks with hx-history=false (htmx's page snapshot off)",
-    )
     args = parser.parse_args()
     started = time.monotonic()
     env = server.server_env(server.ensure_database(args.database))
     server.prepare(env)
     OUT.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {
-        "server": "gunicorn, 4 sync workers (Dockerfile defaults), PostgreSQL, Redis cache, DEBUG off, 127.0.0.1",
+        "server": "gunicorn (Dockerfile's options, 4 gthread workers), PostgreSQL, Redis cache, DEBUG off, 127.0.0.1",
         "browser": f"{CHROMIUM} headless (Playwright), 1366×900",
         "loadavg_before": [round(v, 2) for v in os.getloadavg()],
     }
     with server.gunicorn(env, log_path=OUT / "gunicorn.log") as base:
         paths = [p for p in args.pages.split(",") if p]
-        report["pages"] = measure(base, paths, args.clicks, args.warmup, compare=not args.no_compare)
+        report["pages"] = measure(base, paths, args.clicks, args.warmup)
     report["loadavg_after"] = [round(v, 2) for v in os.getloadavg()]
     report["seconds"] = round(time.monotonic() - started, 1)
     text = json.dumps(report, indent=2, ensure_ascii=False)

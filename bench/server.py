@@ -5,12 +5,11 @@
 
 * a dedicated PostgreSQL database (``estoc_load`` by default, never the suite's ``test``), created
   with ``createdb`` when missing, migrated, with the fixtures loaded;
-* ``collectstatic`` into a throw-away directory (``bench/settings.py``: production settings with
-  only ``STATIC_ROOT`` moved out of the working tree);
-* gunicorn, 4 sync workers as in the Dockerfile, on 127.0.0.1 and a free port, with DEBUG off, a
-  throw-away SECRET_KEY, SECURE=0 (plain HTTP), REDIS_URL (the cache and the rate limiter shared by
-  the workers, as in production) and API_RATE raised so that the limiter does not turn a load test
-  into 429s.
+* ``collectstatic`` (production storage) into a throw-away ``STATIC_ROOT``, not the working tree's;
+* gunicorn with the Dockerfile's options (4 gthread workers × 4 threads, 8190-byte request lines)
+  on 127.0.0.1 and a free port, the production settings with DEBUG off, a throw-away SECRET_KEY,
+  SECURE=0 (plain HTTP), REDIS_URL (the cache and the rate limiter shared by the workers, as in
+  production) and API_RATE raised so that the limiter does not turn a load test into 429s.
 """
 
 from __future__ import annotations
@@ -66,7 +65,7 @@ def server_env(database_url: str, redis_url: str = DEFAULT_REDIS, **extra: str) 
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE"}}
     env.update(
         {
-            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "DJANGO_SETTINGS_MODULE": "calculator.settings",
             "PYTHONPATH": str(ROOT),
             "DEBUG": "0",
             "SECRET_KEY": "load-" + secrets.token_urlsafe(40),  # throw-away, new each run
@@ -75,7 +74,7 @@ def server_env(database_url: str, redis_url: str = DEFAULT_REDIS, **extra: str) 
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url,
             "API_RATE": "100000000/m",  # measure the application, not the limiter (see docs/reliability.md)
-            "BENCH_STATIC_ROOT": str(Path(os.environ.get("BENCH_STATIC_ROOT", "/tmp/estoc-bench/staticfiles"))),
+            "STATIC_ROOT": os.environ.get("BENCH_STATIC_ROOT", "/tmp/estoc-bench/staticfiles"),
             "LOG_LEVEL": "WARNING",
         }
     )
@@ -111,11 +110,17 @@ def wait_until_up(url: str, timeout: float = 60.0) -> None:
 
 @contextlib.contextmanager
 def gunicorn(
-    env: dict[str, str], workers: int = 4, log_path: Path | None = None, extra: tuple[str, ...] = ()
+    env: dict[str, str],
+    workers: int = 4,
+    log_path: Path | None = None,
+    extra: tuple[str, ...] = (),
+    worker_class: str = "gthread",
 ) -> Iterator[str]:
     """Serve Estoc with gunicorn on 127.0.0.1:<free port>; yields the base URL; always stopped.
 
-    The command is the Dockerfile's (sync workers, gunicorn's defaults) plus ``extra`` options.
+    The options are the Dockerfile's (``WEB_CONCURRENCY`` workers, gthread, ``THREADS`` threads,
+    8190-byte request lines), without the access log, plus ``extra``; ``worker_class="sync"`` for
+    the Dockerfile's workers before 2026-12-01 (one request at a time per worker, no threads).
     """
     port = free_port()
     log_path = log_path or ARTIFACTS / "gunicorn.log"
@@ -129,12 +134,17 @@ def gunicorn(
         f"127.0.0.1:{port}",
         "--workers",
         str(workers),
+        "--worker-class",
+        worker_class,
+        *(["--threads", os.environ.get("THREADS", "4")] if worker_class == "gthread" else []),
+        "--limit-request-line",
+        "8190",
         "--log-level",
         "warning",
         *extra,
     ]
     with log_path.open("ab") as out:
-        log(f"gunicorn, {workers} workers, on 127.0.0.1:{port} {' '.join(extra)} (log: {log_path})")
+        log(f"gunicorn, {workers} {worker_class} workers, on 127.0.0.1:{port} {' '.join(extra)} (log: {log_path})")
         process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=out, start_new_session=True)
         base = f"http://127.0.0.1:{port}"
         try:
