@@ -280,6 +280,21 @@ def combatants_add(
     return combatants
 
 
+def combatants_join(
+    *, encounter: Encounter, version: Any, kind: str, entry: core.Entry | None, name: str, count: int
+) -> list[Combatant]:
+    """« Ajouter »: ``count`` combatants of ``kind``, from a bestiary ``entry`` or blank, named
+    ``name`` (else the entry's name, else the kind's label), numbered when there are several."""
+    rules = rules_for(encounter)
+    if kind not in {k.key for k in rules.kinds}:
+        raise ScenarioError({"kind": ERROR_UNKNOWN_KIND})
+    state = preset_state(rules=rules, kind=kind, entry=entry) if entry is not None else None
+    base = name or str((state or {}).get("name") or rules.kind(kind).label)
+    labels = [f"{base} {i + 1}" if count > 1 else base for i in range(count)]
+    states = [{**state, "name": label} if state is not None else rules.blank(kind, label) for label in labels]
+    return combatants_add(encounter=encounter, version=version, kind=kind, states=states)
+
+
 def preset_state(*, rules: core.EncounterRules, kind: str, entry: core.Entry) -> dict[str, Any]:
     """A bestiary entry (its values as the calculator page uses them) as a state of ``kind``; a
     ``from_preset`` that names ``entry`` also gets the entry's key and label."""

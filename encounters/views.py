@@ -350,13 +350,7 @@ def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 kind, entry = preset_kind, core.Entry(preset.key, preset.label, dict(preset.values))
         if errors:
             raise ScenarioError(errors)
-        if kind not in {k.key for k in rules.kinds}:
-            raise ScenarioError({"kind": services.ERROR_UNKNOWN_KIND})
-        state = services.preset_state(rules=rules, kind=kind, entry=entry) if entry is not None else None
-        base = name or str((state or {}).get("name") or rules.kind(kind).label)
-        labels = [f"{base} {i + 1}" if count > 1 else base for i in range(count)]
-        states = [{**state, "name": label} if state is not None else rules.blank(kind, label) for label in labels]
-        services.combatants_add(encounter=encounter, version=version, kind=kind, states=states)
+        services.combatants_join(encounter=encounter, version=version, kind=kind, entry=entry, name=name, count=count)
 
     def invalid(errors: dict[str, str]) -> dict[str, Any]:
         form.is_valid()
