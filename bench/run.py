@@ -70,6 +70,40 @@ def htmx_post(client: Client, url: str, data: Any) -> Any:
     return client.post(url, body, content_type="application/x-www-form-urlencoded", HTTP_HX_REQUEST="true")
 
 
+def clear_odds_caches() -> None:
+    """Forget every memoised distribution of the engines, so that a timing is a cold one."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("rulesets.") and module is not None:
+            for value in vars(module).values():
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
+def odds_extremes() -> dict[str, dict[str, float]]:
+    """Each ruleset's default scenario and its largest sensible one (bench/scenarios.py): median
+    cold (the engines' caches cleared before each run) and warm, in ms."""
+    from bench.scenarios import scenarios
+
+    rulesets = load_all()
+    out: dict[str, dict[str, float]] = {}
+    for slug, cases in scenarios().items():
+        for case, build in cases.items():
+            built = build()
+            for i, scenario in enumerate(built if isinstance(built, list) else [built]):
+                odds_of = rulesets[slug].odds
+
+                def cold(s: Any = scenario, fn: Any = odds_of) -> None:
+                    clear_odds_caches()
+                    fn(s)
+
+                name = f"{slug} {case}" + (f" #{i + 1}" if isinstance(built, list) else "")
+                out[name] = {
+                    "cold_median_ms": summary(timed(cold, 9, 1))["median_ms"],
+                    "warm_median_ms": summary(timed(lambda s=scenario, fn=odds_of: fn(s), 9, 1))["median_ms"],
+                }
+    return out
+
+
 def main() -> None:
     settings.ROOT_URLCONF = "bench.urls"
     # no setup_test_environment(): it instruments template rendering and would skew the figures
@@ -156,6 +190,7 @@ def run(client: Client) -> None:
         pools[n] = summary(timed(lambda s=scenario: encore.odds(s), 50, 3))["median_ms"]
     report["odds"] = odds
     report["encore_pool_odds_median_ms"] = pools
+    report["odds_default_and_largest"] = odds_extremes()
 
     page = client.get("/encore/").content
     css_js = []

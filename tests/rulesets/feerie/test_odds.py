@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from fractions import Fraction
 
 import pytest
@@ -88,24 +87,11 @@ def test_the_hit_probability_is_reported_as_an_expectation() -> None:
     assert hit == term_distribution(DiceTerm()).probability(lambda t: t >= -7)
 
 
-def best_time(fn: object, runs: int) -> float:
-    """The best of ``runs`` timings (robust to a busy machine)."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()  # type: ignore[operator]
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def test_default_odds_are_fast() -> None:
-    s = Exchange()
-    assert best_time(lambda: odds(s), 10) < 0.010
-
-
-def test_the_largest_sensible_odds_are_fast_enough() -> None:
-    s = dataclasses.replace(Exchange(), roll=DiceTerm(plus=3, minus=3, sides=20))
-    assert best_time(lambda: odds(s), 3) < 0.100
+def test_the_default_and_the_largest_sensible_odds_are_exact_distributions() -> None:
+    """Their speed is measured by ``make bench`` (bench/scenarios.py), not asserted here."""
+    for s in (Exchange(), dataclasses.replace(Exchange(), roll=DiceTerm(plus=3, minus=3, sides=20))):
+        o = odds(s)
+        assert all(sum(p for _l, p in c.bars) == 1 for c in o.charts)
 
 
 def test_action_odds_of_acting_first_equal_the_enumeration() -> None:
@@ -139,9 +125,8 @@ def test_action_odds_of_acting_first_equal_the_enumeration() -> None:
     assert got["nobody"] == expected["nobody"]
 
 
-def test_action_odds_sum_to_one_and_are_fast_for_twelve_fighters() -> None:
+def test_action_odds_sum_to_one_for_twelve_fighters() -> None:
     s = ActionScenario(fighters=tuple(Fighter(f"F{i}", vigilance=10 + i % 3, affinities=i % 2) for i in range(12)))
-    assert best_time(lambda: action_odds(s), 3) < 0.100
     o = action_odds(s)
     assert sum(p for _c, _l, p in o.outcomes) == 1
     assert o.probability("simultaneous") > 0

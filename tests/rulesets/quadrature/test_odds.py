@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
@@ -239,30 +238,19 @@ def test_odds_outcomes_always_sum_to_one():
         assert sum(p for _c, _l, p in odds(s).outcomes) == 1
 
 
-def _timed(s: Scenario) -> float:
-    """Best of five cold runs (caches cleared), so a busy machine does not fail the test."""
-    best = float("inf")
-    for _ in range(5):
-        odds_module._adversary_roll.cache_clear()
-        odds_module._roll_summary.cache_clear()
-        start = time.perf_counter()
-        odds(s)
-        best = min(best, time.perf_counter() - start)
-    return best
+def _is_distribution(s: Scenario) -> bool:
+    o = odds(s)
+    return sum(p for _c, _l, p in o.outcomes) == 1 and all(sum(p for _l, p in c.bars) == 1 for c in o.charts)
 
 
-def test_odds_of_the_default_scenario_take_under_ten_milliseconds():
-    assert _timed(Scenario()) < 0.010
-
-
-def test_odds_of_the_largest_sensible_scenario_take_under_a_hundred_milliseconds():
+def test_odds_of_the_default_and_the_largest_sensible_scenarios_are_exact_distributions():
+    """Their speed is measured by ``make bench`` (bench/scenarios.py), not asserted here."""
     big = Scenario(
         adversary=replace(BASE, danger=4, menace=2, nuisance=2),
         pc=Pc(source=PcSource.ROLLED, characteristic=6, skill=6, skill_upgrades=3, advantage=3),
     )
     attack = replace(big, mode=Mode.PC_ATTACK, pc=replace(big.pc, advantage=-3))
-    assert _timed(big) < 0.100
-    assert _timed(attack) < 0.100
+    assert all(_is_distribution(s) for s in (Scenario(), big, attack))
 
 
 PROBABILITY_CODES = {"star", "defaut", "critique"}
