@@ -38,7 +38,7 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from rulesets.core.registry import load_all  # noqa: E402
-from rulesets.core.schema import parse  # noqa: E402
+from rulesets.core.schema import parse, to_data  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int, warmup: int = 20) -> list[float]:
@@ -161,7 +161,10 @@ def run(client: Client) -> None:
         if slug == "encore":
             continue
         example = ruleset.examples()[0]
-        form = permalink_query({"scenario": example.request["scenario"], "dice": example.request.get("dice", {})}, 42)
+        # the whole scenario, as a page's form carries it (a request may leave out fields that
+        # default to true, which an absent checkbox would turn off)
+        whole = to_data(parse(ruleset.scenario_type, example.request["scenario"]))
+        form = permalink_query({"scenario": whole, "dice": example.request.get("dice", {})}, 42)
         body = json.dumps(example.request)
         url = page_path(slug)
         views[f"{slug} resolve (htmx POST, fragment)"] = lambda u=url, f=form: htmx_post(client, u, f)
