@@ -120,6 +120,7 @@ def build(base: str, per_ruleset: int) -> tuple[list[Req], list[dict[str, str]]]
     from calculator.forms import permalink_query
     from calculator.views import page_path
     from rulesets.core.registry import load_all
+    from rulesets.core.schema import parse, to_data
 
     cookie, token = csrf_pair(base)
     form_headers = {
@@ -146,9 +147,10 @@ def build(base: str, per_ruleset: int) -> tuple[list[Req], list[dict[str, str]]]
         fitting = []
         for example in usable:
             request = example.request
-            form = permalink_query(
-                {"scenario": request["scenario"], "dice": request.get("dice", {})}, request.get("seed", 42)
-            )
+            # the whole scenario, as the page's form carries it: an example may leave out a field
+            # that defaults to true, which an absent checkbox would turn off
+            whole = to_data(parse(ruleset.scenario_type, request["scenario"]))
+            form = permalink_query({"scenario": whole, "dice": request.get("dice", {})}, request.get("seed", 42))
             line = len(f"GET {page}?{form.urlencode()}&r=1 HTTP/1.1")
             if line > LIMIT_REQUEST_LINE:
                 skipped.append(
