@@ -153,6 +153,10 @@ def main() -> None:
     text = json.dumps(summary, indent=2, ensure_ascii=False)
     (OUT / "summary.json").write_text(text + "\n")
     print(text)
+    # CI runs this: any failure, error, server error or a schemathesis refusal fails the step
+    if summary["failures"] or summary["errors"] or summary["server_log_errors"] or code != 0:
+        print("Schemathesis : échec (voir artifacts/fuzz/summary.json).", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
