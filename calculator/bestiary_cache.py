@@ -8,7 +8,6 @@ their copy expires, at most that many seconds later).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +15,7 @@ from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 
 from calculator.plugins import PresetGroup, WebPlugin
+from rulesets.core.schema import copy_data
 
 VERSION_KEY = "estoc:bestiary:version"
 
@@ -39,7 +39,8 @@ def _cached(name: str, plugin: WebPlugin, compute: Any) -> Any:
 
 def defaults(plugin: WebPlugin) -> dict[str, Any]:
     """``plugin.defaults()``, cached (a copy: callers may merge into it)."""
-    return copy.deepcopy(_cached("defaults", plugin, plugin.defaults))
+    copied: dict[str, Any] = copy_data(_cached("defaults", plugin, plugin.defaults))
+    return copied
 
 
 def presets(plugin: WebPlugin) -> list[PresetGroup]:

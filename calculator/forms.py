@@ -146,7 +146,7 @@ class ScenarioForm(forms.Form):
         ]
         if bound and data is not None:
             # a value left out of the URL is the default: show it (a missing checkbox is unticked)
-            data = data.copy()
+            data = copy_query(data)
             for leaf in self.leaves:
                 if leaf.path not in data and leaf.info.type is not bool:
                     default = self.flat_defaults.get(leaf.path, leaf_default(leaf))
@@ -265,6 +265,15 @@ def _under_hidden(path: str, hidden: tuple[str, ...]) -> bool:
     return any(path == h or path.startswith(h + ".") for h in hidden)
 
 
+def copy_query(data: QueryDict) -> QueryDict:
+    """A mutable copy of a QueryDict: its value lists copied, its strings shared (``.copy()``
+    deep-copies every string, on every request)."""
+    out = QueryDict(mutable=True)
+    for key, values in data.lists():
+        out.setlist(key, list(values))
+    return out
+
+
 def permalink_pairs(flat: Mapping[str, Any], dice: Mapping[str, Any], seed: int | None) -> list[tuple[str, str]]:
     """The GET parameters that reproduce a resolution, as pairs: the marker, every field of the
     flat scenario (a true box is "on", a false one absent), the typed dice, the seed."""
@@ -314,7 +323,7 @@ def apply_form_actions(data: QueryDict, cls: type, groups: dict[str, Any]) -> tu
     ``_add=npcs`` adds a row, ``_del=npcs.1`` removes one, ``_load=preset.npc.0`` copies a bestiary
     entry into its fields, ``_refresh`` redraws the scene and the dice (what htmx does live). Returns the new data and whether such a button was pressed.
     """
-    out = data.copy()
+    out = copy_query(data)
     acted = False
     lists = list_paths(cls)
     add = data.get("_add", "")

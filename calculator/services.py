@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,7 +10,7 @@ from rulesets.core import request as core_request
 from rulesets.core.dice import DiceSpec
 from rulesets.core.odds import Odds
 from rulesets.core.registry import Ruleset
-from rulesets.core.schema import ScenarioError, parse, to_data, unflatten
+from rulesets.core.schema import ScenarioError, copy_data, parse, to_data, unflatten
 
 ERROR_NOT_JSON = "Le corps de la requête doit être un objet JSON valide."
 ERROR_NOTHING_RESOLVED = "Aucun résultat : résolvez d'abord l'échange."
@@ -19,7 +18,7 @@ ERROR_NOTHING_RESOLVED = "Aucun résultat : résolvez d'abord l'échange."
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     """``override`` wins; nested objects merge; lists are replaced whole."""
-    out = copy.deepcopy(dict(base))
+    out: dict[str, Any] = copy_data(dict(base))
     for key, value in override.items():
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
             out[key] = deep_merge(out[key], value)

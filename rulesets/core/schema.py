@@ -263,6 +263,16 @@ def to_data(obj: Any) -> Any:
     return obj
 
 
+def copy_data(data: Any) -> Any:
+    """A deep copy of plain JSON-like data (dicts, lists, tuples, scalars): what ``copy.deepcopy``
+    gives for such data, without its memo and dispatch (it runs on every page request)."""
+    if isinstance(data, dict):
+        return {k: copy_data(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return type(data)(copy_data(v) for v in data)
+    return data
+
+
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
     """Inverse of :func:`unflatten` for plain data."""
     out: dict[str, Any] = {}

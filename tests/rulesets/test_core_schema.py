@@ -78,3 +78,17 @@ def test_json_schema_carries_labels_bounds_and_choices():
     assert schema["properties"]["colour"]["enum"] == ["rouge", "bleu"]
     assert schema["properties"]["rows"]["maxItems"] == 2
     assert schema["properties"]["maybe"]["anyOf"][1] == {"type": "null"}
+
+
+def test_copy_data_is_a_deep_copy_of_json_like_data():
+    import copy
+
+    from rulesets.core.schema import copy_data
+
+    data = {"a": [1, {"b": (2, 3)}], "c": {"d": "e"}, "f": None, "g": True}
+    copied = copy_data(data)
+    assert copied == copy.deepcopy(data)
+    copied["a"][1]["b"] = ()
+    copied["c"]["d"] = "x"
+    assert data == {"a": [1, {"b": (2, 3)}], "c": {"d": "e"}, "f": None, "g": True}
+    assert isinstance(copy_data((1, [2]))[1], list)
