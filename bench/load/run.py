@@ -430,11 +430,12 @@ def svg_chart(points: list[dict[str, Any]], target_ms: float, title: str, note: 
 def write_chart(report: dict[str, Any], svg: Path) -> str:
     """The chart of ``report["resolve_by_concurrency"]``; its path, relative to the repository."""
     points = report["resolve_by_concurrency"]
+    load = float((report.get("machine") or {}).get("loadavg_before", [0])[0])
     note = (
         f"résolutions htmx + API des 6 pages · gunicorn {report.get('workers', 4)} workers, PostgreSQL · "
         f"{report.get('sweep_seconds', 15)} s par point\n"
         f"{report.get('date', time.strftime('%Y-%m-%d'))}, commit {report.get('commit', '?')} · "
-        f"préliminaire : machine (2 cœurs) partagée avec d'autres travaux"
+        f"2 cœurs, charge {load:.1f} avant la mesure" + (" (machine partagée : préliminaire)" if load > 1.5 else "")
     )
     svg.parent.mkdir(parents=True, exist_ok=True)
     svg.write_text(svg_chart(points, 150, "Estoc : latence des résolutions selon la charge", note))
