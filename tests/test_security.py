@@ -72,3 +72,32 @@ def test_the_bestiary_dumps_flushes_and_loads_back_losslessly():
     call_command("dumpdata", *apps, "--indent=1", stdout=second)
     assert json.loads(second.getvalue()) == json.loads(first.getvalue())
     assert len(json.loads(first.getvalue())) > 200
+
+
+SECRET_PATTERNS = {
+    "private key": r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+    "AWS access key": r"\bAKIA[0-9A-Z]{16}\b",
+    "GitHub token": r"\bgh[pousr]_[A-Za-z0-9]{36,}\b",
+    "Slack token": r"\bxox[abpr]-[A-Za-z0-9-]{10,}\b",
+    "URL with a password": r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s:@]{3,}@",
+}
+
+
+def test_no_secret_is_committed():
+    """Keys come from the environment: no key, token or password in a tracked file (the
+    placeholders of .env.example are not secrets), and no .env committed."""
+    import re
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    assert ".env" not in files
+    found = []
+    for name in files:
+        path = root / name
+        if not path.is_file() or path.stat().st_size > 2_000_000:
+            continue
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        found += [f"{name}: {what}" for what, pattern in SECRET_PATTERNS.items() if re.search(pattern, text)]
+    assert found == []
