@@ -818,10 +818,6 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     return tuple(out)
 
 
-def blank(kind: str, name: str) -> dict[str, Any]:
-    return {"name": name}
-
-
 def monster_from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
     """A carte Monstre of the bestiary, as the page's preset fills a fighter, → a Monster's state."""
     data = unflatten(dict(values))
@@ -861,6 +857,5 @@ RULES = register(
         badges=badges,
         is_out=is_out,
         status=status,
-        blank=blank,
     )
 )

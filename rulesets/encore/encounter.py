@@ -352,10 +352,6 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     return ()
 
 
-def blank(kind: str, name: str) -> dict[str, Any]:
-    return {"name": name}
-
-
 def npc_from_preset(values: Any) -> dict[str, Any]:
     keys = ("name", "menace", "sante", "weapon", "protection", "boss")
     data = {k: values[k] for k in keys if k in values}
@@ -394,6 +390,5 @@ RULES = register(
         badges=badges,
         is_out=is_out,
         status=status,
-        blank=blank,
     )
 )

@@ -789,10 +789,6 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     return tuple(out)
 
 
-def blank(kind: str, name: str) -> dict[str, Any]:
-    return {"name": name}
-
-
 def from_preset(values: Mapping[str, Any], entry: Entry | None = None) -> dict[str, Any]:
     """A bestiary creature (the exchange page's « Attaquant du bestiaire » entry, au contact or à
     distance) as a state: its Aspects, its Essence as the starting Essence, its Attributs, and
@@ -843,6 +839,5 @@ RULES = register(
         badges=badges,
         is_out=is_out,
         status=status,
-        blank=blank,
     )
 )

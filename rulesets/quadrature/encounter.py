@@ -827,10 +827,6 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     return ()
 
 
-def blank(kind: str, name: str) -> dict[str, Any]:
-    return {"name": name}
-
-
 ERROR_NO_BOX_LEFT = "Cases ▢ : il n'en reste aucune à cocher."
 ERROR_NO_BOX_TICKED = "Cases ▢ restantes : au plus {n}."
 ERROR_NO_FATIGUE_LEFT = "Fatigue 💧 : toutes les cases sont cochées."
@@ -900,7 +896,6 @@ RULES = register(
         badges=badges,
         is_out=is_out,
         status=status,
-        blank=blank,
         adjust=adjust,
     )
 )
