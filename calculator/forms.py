@@ -11,6 +11,7 @@ import copy
 import dataclasses
 import enum
 import re
+import zlib
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote_plus
@@ -95,7 +96,10 @@ def form_field(leaf: Leaf, initial: Any) -> forms.Field:
     if tp is bool:
         return forms.BooleanField(**common)
     if tp is int:
-        attrs: dict[str, Any] = {"inputmode": "numeric"}
+        # iPhone's numeric keypad has no minus key: a field that may be negative keeps the full
+        # keyboard (its numbers row has « - »); a field that cannot gets the keypad
+        signed = spec.ge is None or spec.ge < 0
+        attrs: dict[str, Any] = {"inputmode": "text" if signed else "numeric"}
         if spec.ge is not None:
             attrs["min"] = spec.ge
         if spec.le is not None:
@@ -168,13 +172,18 @@ class ScenarioForm(forms.Form):
         """One input per die the rules read (in order); blanks are rolled by the server."""
         self.spec = spec
         for slot in spec.slots:
+            faces = slot.die.describe_faces()
             self.fields[f"dice.{slot.key}"] = forms.CharField(
                 label=slot.label,
                 required=False,
                 widget=forms.TextInput(
                     attrs={
                         "class": "die",
-                        "id": "die-" + slot.key.replace(".", "-"),
+                        # the die's faces are part of its id: a live redraw keeps (hx-preserve) what was
+                        # typed in the same die, and replaces a box whose die changed (its faces, its title)
+                        "id": f"die-{slot.key.replace('.', '-')}-{zlib.crc32(faces.encode()):08x}",
+                        # the dice sit in the action bar, outside the <form> element
+                        "form": "scenario-form",
                         "inputmode": "numeric",
                         "autocomplete": "off",
                         # a live redraw of the scene keeps what was already typed in this die
@@ -182,7 +191,7 @@ class ScenarioForm(forms.Form):
                         "placeholder": "?",
                         "data-width": str(max(len(str(f)) for f in slot.die.faces)),
                         "title": _("Faces : {faces}. Vide : lancé par le serveur.").format(
-                            faces=slot.die.describe_faces()
+                            faces=faces
                         ),
                     }
                 ),
@@ -191,7 +200,11 @@ class ScenarioForm(forms.Form):
             # the scenario is invalid: keep the dice typed so far, unlabelled, until it is fixed
             for key in self.data:
                 if key.startswith("dice.") and key not in self.fields and str(self.data.get(key, "")).strip():
-                    self.fields[key] = forms.CharField(label=key[len("dice.") :], required=False)
+                    self.fields[key] = forms.CharField(
+                        label=key[len("dice.") :],
+                        required=False,
+                        widget=forms.TextInput(attrs={"class": "die", "form": "scenario-form", "inputmode": "numeric"}),
+                    )
 
     @property
     def scenario_field_names(self) -> list[str]:

@@ -6,7 +6,7 @@ from the database (table settings) and the bestiary presets that fill groups of 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,35 @@ class PresetGroup:
 
 
 @dataclass(frozen=True)
+class TableValues:
+    """The numbers a choice fills (a weapon's degree and PHYS, a creature's Ka…): table values.
+
+    The page shows them as one read-only line (« Épée/hache : degré 2, 2 PHYS ») with an
+    « Ajuster » disclosure that holds their fields, so that the page leads with the decisions.
+    ``fields`` are scenario paths; ``{row}`` stands for the row of a repeated group. ``describe``
+    turns the fields' raw values (keyed by the paths as declared, ``{row}`` unformatted) into that
+    line; without it the line lists each field's label and value.
+    """
+
+    key: str
+    label: str
+    fields: tuple[str, ...]
+    describe: Callable[[Mapping[str, Any]], str] | None = None
+
+    def paths(self, row: Any = "") -> list[str]:
+        return [f.replace("{row}", str(row)) for f in self.fields]
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What :attr:`WebPlugin.settle` changes so the scene stays valid: field values (``None``
+    removes the value: an unticked box) and a French note for each change, shown on the page."""
+
+    changes: dict[str, str | None] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class WebPlugin:
     slug: str
     fields_template: str
@@ -42,6 +71,18 @@ class WebPlugin:
     summary: Callable[[Any], list[tuple[str, str, str]]] | None = None
     # the same dice with other choices (focus, interposition…): (label, flat changes, is current)
     variations: Callable[[Any], list[tuple[str, dict[str, Any], bool]]] | None = None
+    # table values shown as a summary line with an « Ajuster » disclosure ({% adjust form key row %})
+    table_values: tuple[TableValues, ...] = ()
+    # dependent fields that follow their cause (a ranged attack selects a ranged defence…): given the
+    # form's flat raw values, the changes that keep the scene valid. Run on every page request but a
+    # permalink replay, after the buttons (_load, _add…), before the form is built.
+    settle: Callable[[Mapping[str, str]], Settled] | None = None
+    # templates sent out of band with an htmx result (each carries its own hx-swap-oob), for parts of
+    # the form that a resolution changes (Quadrature's living sheet)
+    result_oob: tuple[str, ...] = ()
+
+    def table(self, key: str) -> TableValues | None:
+        return next((t for t in self.table_values if t.key == key), None)
 
 
 _PLUGINS: dict[str, WebPlugin] = {}

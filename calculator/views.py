@@ -28,6 +28,8 @@ class HtmxHttpRequest(HttpRequest):
 
 _INDENT = re.compile(rb"\n[ \t]+")
 LIVE = "_live"
+# a result's URL opens on the result, not at the top of the form
+RESULT_ANCHOR = "#result"
 
 
 def compact(response: HttpResponse) -> HttpResponse:
@@ -96,8 +98,14 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     if data is not None and MARKER not in data:
         data = None
     acted = False
+    settled = plugins.Settled()
     if data is not None:
         data, acted = apply_form_actions(data, ruleset.scenario_type, groups)
+        data, cleared = dice_actions(data)
+        acted = acted or cleared
+        if plugin.settle is not None and not (request.method == "GET" and data.get("r") == "1"):
+            # dependent fields follow their cause; a permalink replays exactly what it names
+            settled = settle(plugin, data)
     defaults = services.ruleset_defaults(ruleset=ruleset)
     form = ScenarioForm(ruleset, plugin, defaults, data)
     scenario = services.scenario_try_parse(ruleset=ruleset, flat=form.scenario_data())
@@ -111,6 +119,9 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     payload = form.payload()
     # the live redraw of the scene while typing: a POST (a long sheet would not fit in a URL) marked _live
     live_post = request.method == "POST" and data is not None and LIVE in data
+    if live_post and settled.changes:
+        # other fields than the one typed changed: the whole form is redrawn, not only the scene
+        acted = True
     wants_result = (
         not acted and not live_post and data is not None and (request.method == "POST" or data.get("r") == "1")
     )
@@ -124,7 +135,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             flat_result = permalink_scenario(resolution, plugin.hidden)
             link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
             if request.method == "POST" and not request.htmx:
-                return HttpResponseRedirect(carry(in_encounter, link), status=303)
+                return HttpResponseRedirect(carry(in_encounter, link) + RESULT_ANCHOR, status=303)
     elif scenario is None and data is not None:
         # show why the live panels are empty, on the fields at fault
         try:
@@ -144,15 +155,16 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "scenario": scenario,
         "scene": ruleset.scene(scenario) if scenario is not None else "",
         "resolution": resolution,
-        "permalink": carry(in_encounter, link),
+        "permalink": carry(in_encounter, link) + RESULT_ANCHOR if link else "",
         "share_query": link.split("?", 1)[1] if "?" in link else "",
         "in_encounter": in_encounter,
         "odds": odds,
         "charts": [chart_view(c) for c in odds.charts] if odds else [],
         "rows": form.rows,
+        "settle_notes": settled.notes,
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
-            (label, carry(in_encounter, url), current)
+            (label, carry(in_encounter, url) + RESULT_ANCHOR, current)
             for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
         ],
     }
@@ -160,23 +172,52 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     if request.htmx and not request.htmx.boosted:
         live = not acted and (live_post or (request.method == "GET" and data is not None and data.get("r") != "1"))
         if live:
-            # the scene and the dice, and the odds out of band
+            # the dice, and the scene and the odds out of band
             context["oob"] = True
-            body = render_to_string(f"{template}#live", context, request) + render_to_string(
-                f"{template}#odds", context, request
-            )
+            body = "".join(render_to_string(f"{template}#{part}", context, request) for part in ("live", "scene", "odds"))
             return compact(HttpResponse(body, status=status))
         if result_only:
             # the form stays as typed: only the result is sent, in place of the previous one
             response = render(request, f"{template}#result", context)
+            for extra in plugin.result_oob:
+                response.content += render_to_string(extra, {**context, "oob": True}, request).encode()
             response = retarget(response, "#result")
-            response["HX-Reswap"] = "outerHTML show:#results:top"
+            response["HX-Reswap"] = "outerHTML show:none"  # estoc.js brings the story into view
             return compact(push_url(response, carry(in_encounter, link)))
         response = render(request, f"{template}#calculator", context, status=status)
+        if live_post:
+            # a live change that moved other fields (settle): the whole calculator, not the scene
+            response = retarget(response, "#calculator")
+            response["HX-Reswap"] = "outerHTML"
         if resolution is not None:
             response = push_url(response, carry(in_encounter, link))
         return compact(response)
     return render(request, template, context, status=status)
+
+
+def dice_actions(data: QueryDict) -> tuple[QueryDict, bool]:
+    """« Relancer » (``_reroll``) resolves with every die and the seed left to the server;
+    « Vider les dés » (``_clear``) empties the dice inputs without resolving. Returns the data and
+    whether it was only a form edit (``_clear``)."""
+    if "_reroll" not in data and "_clear" not in data:
+        return data, False
+    out = QueryDict(mutable=True)
+    for key, values in data.lists():
+        if not (key.startswith("dice.") or key in ("seed", "_reroll", "_clear")):
+            out.setlist(key, values)
+    return out, "_clear" in data
+
+
+def settle(plugin: plugins.WebPlugin, data: QueryDict) -> plugins.Settled:
+    """Apply the plug-in's :attr:`~calculator.plugins.WebPlugin.settle` to ``data`` (mutable)."""
+    assert plugin.settle is not None
+    settled = plugin.settle({key: str(value) for key, value in data.items()})
+    for key, value in settled.changes.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    return settled
 
 
 def carry(in_encounter: CalculatorContext | None, url: str) -> str:

@@ -109,6 +109,51 @@ def render_field(bf: BoundField) -> SafeString:
     )
 
 
+def shown_value(bf: BoundField) -> str:
+    """A field's value as the page says it: a choice by its label, a box by its label when ticked."""
+    value = bf.value()
+    widget = bf.field.widget
+    if isinstance(widget, forms.CheckboxInput):
+        return str(bf.label) if value else ""
+    if isinstance(widget, forms.Select):
+        labels = dict(bf.field.choices)  # type: ignore[attr-defined]
+        return str(labels.get(value, value or ""))
+    return "" if value is None else str(value).strip()
+
+
+@register.simple_tag(takes_context=True)
+def adjust(context: template.Context, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
+    """A plug-in's table values (``WebPlugin.table_values``): one read-only line with an
+    « Ajuster » disclosure holding their fields, open when one of them is in error."""
+    table = form.plugin.table(key)
+    if table is None:
+        raise template.TemplateSyntaxError(f"{form.plugin.slug}: no table values named {key!r}")
+    names = [name for name in table.paths(row) if name in form.fields]
+    if not names:
+        return SafeString("")
+    bound = [form[name] for name in names]
+    if table.describe is not None:
+        line = table.describe({declared: form[name].value() for declared, name in zip(table.fields, table.paths(row), strict=True) if name in form.fields})
+    else:
+        line = " · ".join(
+            f"{bf.label} {v}" if not isinstance(bf.field.widget, forms.CheckboxInput) else v
+            for bf in bound
+            if (v := shown_value(bf))
+        )
+    errors = any(bf.errors for bf in bound)
+    return format_html(
+        '<details class="adjust" data-adjust="{key}"{open}><summary>'
+        '<span class="adjust-label">{label}</span> <span class="adjust-line">{line}</span> '
+        '<span class="adjust-toggle">{toggle}</span></summary><div class="fields">{fields}</div></details>',
+        key=_path(key, row),
+        open=SafeString(" open") if errors else "",
+        label=table.label,
+        line=line,
+        toggle=_("Ajuster"),
+        fields=SafeString("".join(render_field(bf) for bf in bound)),
+    )
+
+
 @register.simple_tag
 def has_field(form: ScenarioForm, *parts: Any) -> bool:
     return _path(*parts) in form.fields
@@ -197,6 +242,14 @@ def badges(text: Any) -> SafeString:
     )
 
 
+_SHORT_VALUE = 24
+
+
+def _nobr(value: Any) -> str:
+    """A short technical value never wraps (« 1 / 8 », « −2 », a name); a long one wraps between words."""
+    return " nobr" if len(str(value)) <= _SHORT_VALUE else ""
+
+
 @register.simple_tag
 def technical_groups(result: Any) -> SafeString:
     """The technical panel's tables, one per group of events (label, value, rule).
@@ -207,8 +260,8 @@ def technical_groups(result: Any) -> SafeString:
     for group, events in result.groups():
         rows = format_html_join(
             "",
-            '<tr class="ev-{}"><td>{}</td><td class="text-end value">{}</td><td class="rule">{}</td></tr>',
-            ((e.kind, badges(e.label), badges(e.value), e.rule) for e in events),
+            '<tr class="ev-{}"><td>{}</td><td class="text-end value{}">{}</td><td class="rule">{}</td></tr>',
+            ((e.kind, badges(e.label), _nobr(e.value), badges(e.value), e.rule) for e in events),
         )
         tables.append(
             format_html(

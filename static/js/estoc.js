@@ -51,12 +51,150 @@
     }
     var form = input.form;
     var resolve = form && form.id === "scenario-form" && document.getElementById("resolve-button");
+    if (resolve && resolve.disabled) {
+      event.preventDefault();
+      return;
+    }
     if (!resolve || input.type === "checkbox" || input.type === "radio") {
       return;
     }
     event.preventDefault();
     form.requestSubmit(resolve);
   });
+
+  // Navigation: on a small screen the links fold behind « Menu ».
+  document.addEventListener("click", function (event) {
+    var toggle = event.target instanceof Element && event.target.closest(".nav-toggle");
+    if (!toggle) {
+      return;
+    }
+    var links = document.getElementById(toggle.getAttribute("aria-controls"));
+    var open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    if (links) {
+      links.classList.toggle("open", open);
+    }
+  });
+
+  // The action bar is fixed at the bottom of a small screen: the page keeps room for it, and on a
+  // large screen the story lands just below it.
+  function measureActionBar() {
+    var bar = document.getElementById("live");
+    var root = document.documentElement;
+    document.body.classList.toggle("has-action-bar", !!bar);
+    if (bar) {
+      root.style.setProperty("--action-bar-height", bar.offsetHeight + 16 + "px");
+    }
+  }
+  if (window.ResizeObserver) {
+    var barObserver = new ResizeObserver(measureActionBar);
+    var observeBar = function () {
+      var bar = document.getElementById("live");
+      barObserver.disconnect();
+      if (bar) {
+        barObserver.observe(bar);
+      }
+      measureActionBar();
+    };
+    document.addEventListener("DOMContentLoaded", observeBar);
+    document.addEventListener("htmx:afterSettle", observeBar);
+  }
+
+  function isFixed(element) {
+    return window.getComputedStyle(element).position === "fixed";
+  }
+
+  // A new result comes into view: its story at the top of the screen (phone) or of the side column.
+  function revealStory() {
+    var story = document.getElementById("story");
+    if (!story) {
+      return;
+    }
+    var side = story.closest(".calc-side");
+    var bar = document.getElementById("live");
+    if (side && side.scrollHeight > side.clientHeight && window.getComputedStyle(side).overflowY !== "visible") {
+      var offset = bar && !isFixed(bar) ? bar.offsetHeight + 8 : 8;
+      side.scrollTop += story.getBoundingClientRect().top - side.getBoundingClientRect().top - offset;
+      var sideTop = side.getBoundingClientRect().top;
+      if (sideTop < 0 || sideTop > window.innerHeight / 2) {
+        side.scrollIntoView({ block: "start" });
+      }
+    } else {
+      story.scrollIntoView({ block: "start" });
+    }
+  }
+
+  // The first field in error: its panels open, the page scrolls there and the field has the focus.
+  function revealError(root) {
+    var field = (root || document).querySelector("#scenario-form .is-invalid, .die-input.has-error input");
+    if (!field) {
+      return false;
+    }
+    for (var node = field.parentElement; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") {
+        node.open = true;
+      }
+    }
+    field.scrollIntoView({ block: "center" });
+    field.focus({ preventScroll: true });
+    return true;
+  }
+
+  // Resolving: the button is disabled (hx-disabled-elt) and shows progress; the results are busy.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!(form instanceof HTMLFormElement) || form.id !== "scenario-form") {
+      return;
+    }
+    var side = document.querySelector(".calc-side");
+    if (side) {
+      side.setAttribute("aria-busy", "true");
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function () {
+    var side = document.querySelector(".calc-side");
+    if (side) {
+      side.removeAttribute("aria-busy");
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail.target;
+    if (!target || (target.id !== "result" && target.id !== "calculator")) {
+      return;
+    }
+    if (!revealError(target.id === "calculator" ? target : document)) {
+      revealStory();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    // a full page (no JavaScript redirect, permalink): the errors first, else the result's anchor
+    if (!revealError(document) && window.location.hash === "#result") {
+      revealStory();
+    }
+  });
+
+  // « Vider les dés » empties the dice boxes in place; « Relancer » empties them before resolving
+  // (without JavaScript both go to the server, which does the same).
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element && event.target.closest("#clear-dice-button, #reroll-button");
+    if (!button || !window.htmx) {
+      return;
+    }
+    var dice = document.querySelectorAll("input.die");
+    Array.prototype.forEach.call(dice, function (input) {
+      input.value = "";
+    });
+    var seed = document.querySelector('#scenario-form [name="seed"]');
+    if (seed) {
+      seed.value = "";
+    }
+    if (button.id === "clear-dice-button") {
+      event.preventDefault();
+      if (dice.length) {
+        dice[0].focus();
+      }
+    }
+  }, true);
 
   // Encounter: Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z) redoes, unless a field is being edited.
   document.addEventListener("keydown", function (event) {

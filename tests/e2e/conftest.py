@@ -42,4 +42,5 @@ def shot():
     def save(page, name):
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
+    save.folder = ARTIFACTS
     return save
