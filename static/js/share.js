@@ -17,6 +17,7 @@
         return;
       }
       png.disabled = true;
+      node.classList.add("capturing"); // the image keeps its 720 px layout whatever the screen
       window.modernScreenshot
         .domToPng(node, { scale: 1, backgroundColor: "#ffffff" })
         .then(function (dataUrl) {
@@ -32,6 +33,7 @@
           say("La capture a échoué ; utilisez l'impression ou la vue capture.");
         })
         .finally(function () {
+          node.classList.remove("capturing");
           png.disabled = false;
         });
     });
