@@ -1,6 +1,8 @@
 """Table mode (issue 13), for every calculator page: choices first, every bestiary entry leaves a
 valid scene, every field of the scenario is on the page exactly once."""
 
+import re
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import pytest
@@ -128,3 +130,107 @@ def test_every_bestiary_entry_in_every_role_leaves_a_valid_scene(client, slug):
         if resolved.status_code != 303:
             broken.append((select, value, "resolve", resolved.status_code))
     assert not broken, f"{slug}: {len(broken)} of {len(picks)} picks break the scene: {broken[:5]}"
+
+
+# -- the generic pieces, on the enCORE page ------------------------------------------------------
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def encore_data(client) -> dict[str, str]:
+    return {"_f": "1", **form_data(controls(client.get("/encore/")))}
+
+
+def test_the_dice_and_resolve_sit_in_the_action_bar_tied_to_the_form(client):
+    body = client.get("/encore/").content.decode()
+    bar = body[body.index('<section id="live"') : body.index("</section>", body.index('<section id="live"'))]
+    assert 'id="resolve-button"' in bar
+    assert 'name="_reroll"' in bar
+    assert 'name="_clear"' in bar
+    dice = re.findall(r"<input[^>]*class=\"[^\"]*die[^\"]*\"[^>]*>", bar)
+    assert dice
+    assert all('form="scenario-form"' in d for d in dice)
+    # the form's first button resolves: Enter in any field (no JavaScript) does not press a « Charger »
+    form = body[body.index('<form id="scenario-form"') :]
+    first = re.search(r"<button[^>]*>", form).group(0)
+    assert 'type="submit"' in first
+    assert "name=" not in first
+
+
+def test_a_resolve_without_javascript_lands_on_the_result(client):
+    response = client.post("/encore/", encore_data(client))
+    assert response.status_code == 303
+    assert response["Location"].endswith("#result")
+    page = client.get(response["Location"].split("#")[0]).content.decode()
+    assert re.search(r'id="permalink"[^>]*|href="[^"]*#result"[^>]*id="permalink"', page)
+    assert re.search(r'href="[^"]+#result"\s+id="permalink"', page)
+
+
+def test_relancer_forgets_the_typed_dice_and_the_seed(client):
+    data = encore_data(client) | {"dice.pc.1": "6", "dice.pc.2": "6", "dice.pc.3": "6", "seed": "42", "_reroll": "1"}
+    location = client.post("/encore/", data)["Location"]
+    assert "dice.pc.1=" not in location
+    assert "seed=42" not in location
+    assert "seed=" in location
+
+
+def test_vider_les_des_empties_them_without_resolving(client):
+    data = encore_data(client) | {"dice.pc.1": "6", "dice.pc.2": "4", "_clear": "1"}
+    response = client.post("/encore/", data)
+    assert response.status_code == 200
+    assert response.context["resolution"] is None
+    values = {c["name"]: c["value"] for c in controls(response)}
+    assert values["dice.pc.1"] == ""
+    assert values["dice.pc.2"] == ""
+    assert values["pc.attribute"] == data["pc.attribute"]
+
+
+def test_a_die_box_changes_id_when_its_die_changes_faces():
+    from calculator import plugins
+    from calculator.forms import ScenarioForm
+    from rulesets.core.dice import DiceSlot, DiceSpec, Die
+
+    form = ScenarioForm(load_all()["encore"], plugins.get("encore"), {})
+
+    def box_id(die: Die) -> str:
+        form.set_dice(DiceSpec((DiceSlot("pc.1", die, "dé n°1"),)))
+        return form.fields["dice.pc.1"].widget.attrs["id"]
+
+    six = box_id(Die("d6", tuple(range(1, 7))))
+    assert box_id(Die("d6", tuple(range(1, 7)))) == six
+    assert box_id(Die("d8", tuple(range(1, 9)))) != six
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_signed_number_gets_a_keyboard_with_a_minus_key(client, slug):
+    response = client.get(page_path(slug))
+    form = response.context["form"]
+    inputs = {c["name"]: c["attrs"].get("inputmode") for c in controls(response) if c["tag"] == "input"}
+    for leaf in form.leaves:
+        if leaf.info.type is int and leaf.path in inputs:  # (a plug-in may offer a number as a select)
+            mode = inputs[leaf.path]
+            signed = leaf.info.spec.ge is None or leaf.info.spec.ge < 0
+            assert mode == ("text" if signed else "numeric"), f"{slug}: {leaf.path}"
+
+
+def test_settle_moves_dependent_fields_and_says_so(client, monkeypatch):
+    """A plug-in's settle runs on page requests, its notes are shown, a live change that settles
+    redraws the whole calculator, and a permalink replays exactly what it names."""
+    from calculator import plugins as registry
+
+    def settle(data):
+        if data.get("pc.attribute") == "5":
+            return registry.Settled({"pc.stress": "2"}, ["Attribut 5 : Stress 2."])
+        return registry.Settled()
+
+    monkeypatch.setitem(registry._PLUGINS, "encore", replace(registry.get("encore"), settle=settle))
+    data = encore_data(client) | {"pc.attribute": "5"}
+    live = client.post("/encore/", data | {"_live": "1"}, **HTMX)
+    assert live["HX-Retarget"] == "#calculator"
+    body = live.content.decode()
+    assert "Attribut 5 : Stress 2." in body
+    assert re.search(r'name="pc.stress" value="2"', body)
+    quiet = client.post("/encore/", data | {"pc.attribute": "4", "_live": "1"}, **HTMX)
+    assert "HX-Retarget" not in quiet
+    replay = client.get("/encore/", data | {"r": "1"})
+    assert replay.context["resolution"].scenario.pc.stress == int(data["pc.stress"])
