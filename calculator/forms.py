@@ -190,9 +190,7 @@ class ScenarioForm(forms.Form):
                         "hx-preserve": "true",
                         "placeholder": "?",
                         "data-width": str(max(len(str(f)) for f in slot.die.faces)),
-                        "title": _("Faces : {faces}. Vide : lancé par le serveur.").format(
-                            faces=faces
-                        ),
+                        "title": _("Faces : {faces}. Vide : lancé par le serveur.").format(faces=faces),
                     }
                 ),
             )

@@ -174,7 +174,9 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         if live:
             # the dice, and the scene and the odds out of band
             context["oob"] = True
-            body = "".join(render_to_string(f"{template}#{part}", context, request) for part in ("live", "scene", "odds"))
+            body = "".join(
+                render_to_string(f"{template}#{part}", context, request) for part in ("live", "scene", "odds")
+            )
             return compact(HttpResponse(body, status=status))
         if result_only:
             # the form stays as typed: only the result is sent, in place of the previous one

@@ -133,7 +133,13 @@ def adjust(context: template.Context, form: ScenarioForm, key: str, row: Any = "
         return SafeString("")
     bound = [form[name] for name in names]
     if table.describe is not None:
-        line = table.describe({declared: form[name].value() for declared, name in zip(table.fields, table.paths(row), strict=True) if name in form.fields})
+        line = table.describe(
+            {
+                declared: form[name].value()
+                for declared, name in zip(table.fields, table.paths(row), strict=True)
+                if name in form.fields
+            }
+        )
     else:
         line = " · ".join(
             f"{bf.label} {v}" if not isinstance(bf.field.widget, forms.CheckboxInput) else v
