@@ -188,3 +188,13 @@ def test_enter_in_a_die_resolves_without_javascript(browser, contexts, live_serv
     page.wait_for_timeout(300)
     assert page.evaluate(IN_VIEW, "#story p")
     assert page.input_value("input[name='dice.pc.1']") == "6"
+
+
+@pytest.mark.parametrize("path", ["/", "/accounts/login/", "/encounters/", "/accounts/password_reset/"])
+@pytest.mark.parametrize(("label", "viewport", "touch"), VIEWPORTS)
+def test_the_other_pages_have_no_console_error_and_no_sideways_scroll(
+    browser, contexts, live_server, bestiary, path, label, viewport, touch
+):
+    _context, page, errors = open_page(browser, live_server.url + path, viewport, touch, contexts)
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert errors == [], f"{path} {label}: {errors}"
