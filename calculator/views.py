@@ -16,6 +16,7 @@ from django_htmx.middleware import HtmxDetails
 from calculator import bestiary_cache, plugins, services
 from calculator.charts import chart_view
 from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_pairs, query_string
+from calculator.templatetags.estoc import adjust_line
 from encounters.context import CalculatorContext, calculator_context
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import Resolution
@@ -143,7 +144,8 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         except ScenarioError as exc:
             form.set_errors({k: v for k, v in exc.errors.items() if not k.startswith("dice.")})
 
-    result_only = bool(request.htmx) and request.method == "POST" and resolution is not None
+    # a resolve that settled fields sends the whole calculator: the form shows what was resolved
+    result_only = bool(request.htmx) and request.method == "POST" and resolution is not None and not settled.changes
     # the parsed form already holds the table settings (they are the form's defaults)
     odds = ruleset.odds(scenario) if scenario is not None and not result_only else None
     context: dict[str, Any] = {
@@ -177,6 +179,8 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             body = "".join(
                 render_to_string(f"{template}#{part}", context, request) for part in ("live", "scene", "odds")
             )
+            if live_post and data is not None:
+                body += live_extras(request, plugin, form, context, data)
             return compact(HttpResponse(body, status=status))
         if result_only:
             # the form stays as typed: only the result is sent, in place of the previous one
@@ -195,6 +199,23 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             response = push_url(response, carry(in_encounter, link))
         return compact(response)
     return render(request, template, context, status=status)
+
+
+MAX_ADJUSTED = 200
+
+
+def live_extras(
+    request: HttpRequest, plugin: plugins.WebPlugin, form: ScenarioForm, context: dict[str, Any], data: QueryDict
+) -> str:
+    """What else a live change redraws, out of band: the plug-in's ``result_oob`` parts (they show
+    the scenario as typed), and the « Ajuster » lines the page has (``_adjusted``, sent by estoc.js:
+    ``weapon``, ``defence.1``…), since a typed number changes its line."""
+    out = [render_to_string(extra, context, request) for extra in plugin.result_oob]
+    for item in data.get("_adjusted", "").split(",")[:MAX_ADJUSTED]:
+        key, _dot, row = item.rpartition(".") if item.rpartition(".")[2].isdigit() else (item, "", "")
+        if plugin.table(key) is not None:
+            out.append(adjust_line(form, key, row, oob=True))
+    return "".join(out)
 
 
 def dice_actions(data: QueryDict) -> tuple[QueryDict, bool]:

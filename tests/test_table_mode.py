@@ -234,3 +234,36 @@ def test_settle_moves_dependent_fields_and_says_so(client, monkeypatch):
     assert "HX-Retarget" not in quiet
     replay = client.get("/encore/", data | {"r": "1"})
     assert replay.context["resolution"].scenario.pc.stress == int(data["pc.stress"])
+
+
+def test_a_live_change_redraws_the_ajuster_lines_the_page_shows(client, monkeypatch):
+    from calculator import plugins as registry
+
+    table = registry.TableValues(
+        "pc_arms", "Armes du PJ", ("pc.weapon", "pc.armour"), lambda v: f"arme {v['pc.weapon']}"
+    )
+    plugin = registry.get("encore")
+    monkeypatch.setitem(registry._PLUGINS, "encore", replace(plugin, table_values=(*plugin.table_values, table)))
+    data = encore_data(client) | {"pc.weapon": "4", "_live": "1"}
+    body = client.post("/encore/", data | {"_adjusted": "pc_arms,unknown,pc_arms.3"}, **HTMX).content.decode()
+    assert '<span class="adjust-line" id="adjust-pc_arms" hx-swap-oob="true">arme 4</span>' in body
+    assert "unknown" not in body
+    quiet = client.post("/encore/", data, **HTMX).content.decode()
+    assert "adjust-line" not in quiet
+
+
+def test_a_resolve_that_settles_sends_the_whole_calculator(client, monkeypatch):
+    from calculator import plugins as registry
+
+    def settle(data):
+        return (
+            registry.Settled({"pc.stress": "1"}, ["Stress 1."]) if data.get("pc.stress") != "1" else registry.Settled()
+        )
+
+    monkeypatch.setitem(registry._PLUGINS, "encore", replace(registry.get("encore"), settle=settle))
+    response = client.post("/encore/", encore_data(client) | {"pc.stress": "0"}, **HTMX)
+    assert "HX-Retarget" not in response
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="calculator"')
+    assert 'id="story"' in body
+    assert "Stress 1." in body

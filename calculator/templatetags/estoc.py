@@ -121,40 +121,58 @@ def shown_value(bf: BoundField) -> str:
     return "" if value is None else str(value).strip()
 
 
-@register.simple_tag(takes_context=True)
-def adjust(context: template.Context, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
-    """A plug-in's table values (``WebPlugin.table_values``): one read-only line with an
-    « Ajuster » disclosure holding their fields, open when one of them is in error."""
+def adjust_parts(form: ScenarioForm, key: str, row: Any = "") -> tuple[Any, list[BoundField], str] | None:
+    """The table values ``key`` (row ``row``) of ``form``: the declaration, its bound fields, its line."""
     table = form.plugin.table(key)
     if table is None:
         raise template.TemplateSyntaxError(f"{form.plugin.slug}: no table values named {key!r}")
-    names = [name for name in table.paths(row) if name in form.fields]
-    if not names:
-        return SafeString("")
-    bound = [form[name] for name in names]
+    pairs = [
+        (declared, name) for declared, name in zip(table.fields, table.paths(row), strict=True) if name in form.fields
+    ]
+    if not pairs:
+        return None
+    bound = [form[name] for _declared, name in pairs]
     if table.describe is not None:
-        line = table.describe(
-            {
-                declared: form[name].value()
-                for declared, name in zip(table.fields, table.paths(row), strict=True)
-                if name in form.fields
-            }
-        )
+        line = table.describe({declared: form[name].value() for declared, name in pairs})
     else:
         line = " · ".join(
             f"{bf.label} {v}" if not isinstance(bf.field.widget, forms.CheckboxInput) else v
             for bf in bound
             if (v := shown_value(bf))
         )
+    return table, bound, line
+
+
+def adjust_line(form: ScenarioForm, key: str, row: Any = "", oob: bool = False) -> SafeString:
+    """The read-only line of a table values block; sent out of band when a live change moves it."""
+    parts = adjust_parts(form, key, row)
+    if parts is None:
+        return SafeString("")
+    return format_html(
+        '<span class="adjust-line" id="adjust-{}"{}>{}</span>',
+        _path(key, row).replace(".", "-"),
+        SafeString(' hx-swap-oob="true"') if oob else "",
+        parts[2],
+    )
+
+
+@register.simple_tag(takes_context=True)
+def adjust(context: template.Context, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
+    """A plug-in's table values (``WebPlugin.table_values``): one read-only line with an
+    « Ajuster » disclosure holding their fields, open when one of them is in error."""
+    parts = adjust_parts(form, key, row)
+    if parts is None:
+        return SafeString("")
+    table, bound, _line = parts
     errors = any(bf.errors for bf in bound)
     return format_html(
         '<details class="adjust" data-adjust="{key}"{open}><summary>'
-        '<span class="adjust-label">{label}</span> <span class="adjust-line">{line}</span> '
+        '<span class="adjust-label">{label}</span> {line} '
         '<span class="adjust-toggle">{toggle}</span></summary><div class="fields">{fields}</div></details>',
         key=_path(key, row),
         open=SafeString(" open") if errors else "",
         label=table.label,
-        line=line,
+        line=adjust_line(form, key, row),
         toggle=_("Ajuster"),
         fields=SafeString("".join(render_field(bf) for bf in bound)),
     )

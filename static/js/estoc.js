@@ -26,6 +26,20 @@
     true
   );
 
+  // A live redraw also rewrites the « Ajuster » lines the page shows (the server is told which).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!(elt instanceof Element) || !elt.classList.contains("choices")) {
+      return;
+    }
+    var keys = Array.prototype.map.call(document.querySelectorAll("#scenario-form details.adjust[data-adjust]"), function (d) {
+      return d.dataset.adjust;
+    });
+    if (keys.length) {
+      event.detail.parameters._adjusted = keys.join(",");
+    }
+  });
+
   // Typing a die moves on to the next one once the value is as long as the die's largest face.
   document.addEventListener("input", function (event) {
     var input = event.target;
