@@ -77,7 +77,7 @@ def test_loading_a_small_creature_over_a_large_one_blanks_the_extra_rows(client)
     response = client.get("/quadrature/", {**wyrm, "_load": "preset.creature", "preset.creature": rat_pk})
     values = form_values(response)
     assert values["adversary.blocks.2.boxes"] == "0"
-    assert "Souffle de brume" not in text(response).split("La fiche vivante")[1].split("L'adversaire")[0]
+    assert "Souffle de brume" not in text(response).split("La fiche vivante")[1].split("Ajuster la fiche")[0]
 
 
 def test_posting_without_javascript_redirects_to_a_permalink_that_shows_the_result(client):
@@ -141,20 +141,20 @@ def test_the_living_sheet_shows_only_what_the_creature_still_has(client):
     values = form_values(load(client, "Loup des cendres"))
     values.update({"adversary.blocks.2.ticked": "3"})  # Mâchoires: Morsure destroyed
     body = text(client.get("/quadrature/", values))
-    sheet = body.split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+    sheet = body.split("La fiche vivante")[1].split("Ajuster la fiche")[0]
     assert "Morsure" not in sheet
     assert "Harcèlement" in sheet
 
 
 def test_a_cost_block_reads_as_a_cheaper_action_and_its_price_when_lost(client):
-    sheet = text(load(client, "Brigand vétéran")).split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+    sheet = text(load(client, "Brigand vétéran")).split("La fiche vivante")[1].split("Ajuster la fiche")[0]
     assert "Harcèlement à coût réduit (+1 ⚫ si ce bloc tombe)" in sheet
     assert "coût −" not in sheet
 
 
 def test_the_sheet_reminds_the_price_of_a_run_for_creatures_not_hordes(client):
     def sheet(name):
-        return text(load(client, name)).split("La fiche vivante")[1].split("L'adversaire : dés")[0]
+        return text(load(client, name)).split("La fiche vivante")[1].split("Ajuster la fiche")[0]
 
     assert "🚶 6 (🏃 Course : ⚫ + 💧)" in sheet("Brigand vétéran")
     assert "Course" not in sheet("Nuée de rats")
@@ -169,11 +169,24 @@ def test_a_bad_value_comes_back_on_its_field_in_french(client):
 
 
 def test_a_card_whose_block_is_destroyed_is_refused_on_its_field(client):
+    """A permalink replays exactly what it names (no settle): the engine refuses the card."""
     values = form_values(client.get("/quadrature/"))
-    values.update({"mode": "adversary_attack", "card": "4", "adversary.blocks.3.ticked": "3"})
-    response = client.post("/quadrature/", values, **HTMX)
+    values.update({"mode": "adversary_attack", "card": "4", "adversary.blocks.3.ticked": "3", "r": "1"})
+    response = client.get("/quadrature/", values)
     assert response.status_code == 422
     assert "a quitté le deck" in text(response)
+
+
+def test_a_card_whose_block_is_destroyed_gives_way_to_a_playable_one_and_is_offered_disabled(client):
+    values = form_values(client.get("/quadrature/"))
+    values.update({"mode": "adversary_attack", "card": "4", "adversary.blocks.3.ticked": "3", "_live": "1"})
+    response = client.post("/quadrature/", values, **HTMX)
+    assert response.status_code == 200
+    assert response["HX-Retarget"] == "#calculator"  # the card moved: the whole form is drawn again
+    body = response.content.decode()
+    assert "Carte jouée : « Harcèlement ». « Morsure » a quitté le deck" in html.unescape(body)
+    assert re.search(r'<option value="1" selected>Harcèlement \(', html.unescape(body))
+    assert re.search(r'<option value="4" disabled>Morsure — « Morsure » a quitté le deck', html.unescape(body))
 
 
 def test_htmx_live_update_returns_the_scene_dice_and_odds(client):
@@ -212,3 +225,87 @@ def test_the_printable_sheet_has_a5_landscape_print_css(client):
 
     css = Path(finders.find("css/quadrature.css")).read_text(encoding="utf-8")
     assert "@page { size: A5 landscape" in css
+
+
+def sheet_in(body: str) -> str:
+    """The text of the living sheet's block (``#q-sheet``) in a page or an htmx answer."""
+    start = body.index('<div id="q-sheet"')
+    end = body.index("</article>", start)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body[start:end])))
+
+
+def test_resolving_with_htmx_sends_the_sheet_after_the_exchange_out_of_band(client):
+    """The htmx answer to « Résoudre » carries the result and, out of band, the living sheet after
+    the exchange: the 🍀 spent, the Ailes' block destroyed (and the printout follows)."""
+    values = form_values(load(client, "Griffon des falaises"))
+    values.update(
+        {"mode": "pc_attack", "target_part": "2", "pc.score": "20", "pc_success.light": "0", "pc_success.heavy": "1"}
+    )
+    before = sheet_in(client.get("/quadrature/", values).content.decode())
+    assert "Évasion 🍀 1" in before
+    assert "🍀 1" in before
+    assert "Ailes" in before
+    response = client.post("/quadrature/", values, **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="result">')
+    assert re.search(r'<div id="q-sheet"\s+class="q-sheet-wrap"\s+hx-swap-oob="true">', body)
+    after = sheet_in(body)
+    assert "Fiche après l'échange" in after
+    assert "Ailes" not in after  # its only block is destroyed: the sheet shows what it still has
+    assert "Évasion 🍀" not in after
+    assert "🍀 0" in after
+    # the permalink of the result draws the same sheet
+    page = client.get(response["HX-Push-Url"]).content.decode()
+    assert sheet_in(page) == after
+
+
+def test_the_form_draws_the_sheet_without_out_of_band_marker(client):
+    body = client.get("/quadrature/").content.decode()
+    assert body.count('id="q-sheet"') == 1
+    assert 'id="q-sheet" class="q-sheet-wrap" hx-swap-oob' not in re.sub(r"\s+", " ", body)
+
+
+def test_the_decisions_come_first_by_name(client):
+    body = html.unescape(client.get("/quadrature/").content.decode())
+    assert re.search(r'<select name="card"[^>]*>.*<option value="2" selected>Frappe vive \(⚫, init\. 3\)', body, re.S)
+    assert re.search(r'<select name="target_part"[^>]*>.*<option value="2" selected>Corps \(Armure 2\)', body, re.S)
+    assert re.search(r'<option value="hypnotic_gaze" disabled>Regard hypnotique — Loup des cendres n\'a pas', body)
+    assert '<option value="-1">🟥 −1</option>' in body
+    # the character's dice and effects are summary lines behind « Ajuster »
+    assert re.search(r'data-adjust="pc_success".*?<span class="adjust-line"[^>]*>3 💢</span>', body, re.S)
+    assert re.search(r'data-adjust="pc_failure".*?<span class="adjust-line"[^>]*>aucun effet</span>', body, re.S)
+    assert re.search(
+        r'data-adjust="pc_dice".*?<span class="adjust-line"[^>]*>2 🟦 · 2 🟨 · sans 🟩 ni 🟥</span>', body, re.S
+    )
+    assert re.search(r'data-adjust="pc_state".*?<span class="adjust-line"[^>]*>🫁 1 · ◇ 1</span>', body, re.S)
+
+
+def test_a_horde_is_aimed_at_as_one(client):
+    body = html.unescape(load(client, "Nuée de rats").content.decode())
+    options = re.search(r'<select name="target_part"[^>]*>(.*?)</select>', body, re.S).group(1)
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", options) == ["La horde entière"]
+
+
+def test_loading_a_card_over_one_a_block_grants_moves_the_block_to_it(client):
+    """The sweep's old failure: loading « Charge » over « Harcèlement » left the Pattes block
+    granting a card the deck no longer had."""
+    from bestiary.quadrature.models import ActionCard
+
+    values = form_values(client.get("/quadrature/"))
+    charge = ActionCard.objects.get(name="Charge")
+    response = client.post("/quadrature/", {**values, "_load": "preset.card.0", "preset.card.0": charge.pk})
+    assert response.status_code == 200
+    assert response.context["scenario"] is not None
+    assert form_values(response)["adversary.blocks.4.label"] == "Charge"
+    assert "le bloc confère « Charge »" in text(response)
+    assert "Action : Charge" in sheet_in(response.content.decode())
+
+
+def test_a_field_in_error_opens_its_closed_section(client):
+    values = form_values(client.get("/quadrature/"))
+    values.update({"adversary.guard": "99"})
+    body = client.post("/quadrature/", values).content.decode()
+    assert re.search(r'<details class="card-section q-adjust-sheet" open>', body)
+    assert re.search(r'<details class="q-sub" open>\s*<summary>Dés, Garde', body)
+    assert not re.search(r'<details class="q-sub" open>\s*<summary>Deck', body)

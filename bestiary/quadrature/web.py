@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from bestiary.quadrature import selectors
-from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from bestiary.quadrature.settle import settle
+from calculator.plugins import Preset, PresetGroup, TableValues, WebPlugin, register
 from rulesets.core.request import Resolution
-from rulesets.core.schema import flatten, to_data
+from rulesets.core.schema import ScenarioError, flatten, to_data
+from rulesets.quadrature.encounter import sheet_after
 from rulesets.quadrature.model import Adversary, Mode, Scenario
 
 # Rows a creature preset always writes, so that loading a smaller sheet over a larger one blanks
@@ -123,15 +126,94 @@ def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]
 
 
 def sheet_of(resolution: Resolution | None, scenario: Scenario | None) -> Adversary | None:
-    """The adversary to show on the living sheet: after the exchange when there is one."""
+    """The adversary to show on the living sheet: after the exchange when there is one (the sheet
+    the engine returns, counters held at their bounds as the encounter holds them)."""
     if resolution is not None:
-        data = resolution.result.events[-1].data.get("sheet")
-        if data is not None:
-            from rulesets.core.schema import parse
-
-            parsed: Adversary = parse(Adversary, data)
-            return parsed
+        try:
+            after = sheet_after(resolution.result, [])
+        except ScenarioError:
+            after = None
+        if after is not None:
+            return after
+        scenario = resolution.scenario
     return scenario.adversary if scenario is not None else None
+
+
+# --- table values: the numbers behind « Ajuster » -------------------------------------------------
+
+MINUS = "\u2212"
+EFFECT_SYMBOLS = (("light", "💢"), ("heavy", "💔"), ("fatigue", "💧"), ("bleed", "🩸"), ("up", "🔺"), ("down", "🔻"))
+EFFECT_STATES = (("stunned", "Sonné 🫨"), ("entangled", "Entravé 🕸️"))
+EFFECT_FIELDS = tuple(k for k, _s in EFFECT_SYMBOLS) + tuple(k for k, _s in EFFECT_STATES)
+
+
+def _n(value: Any) -> str:
+    """A raw number as the page says it (« − » for a negative one); typed text as typed."""
+    text = "" if value is None else str(value).strip()
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def _is(value: Any) -> bool:
+    return value not in (None, "", "0", 0, False)
+
+
+def describe_effect(prefix: str) -> Callable[[Mapping[str, Any]], str]:
+    def describe(values: Mapping[str, Any]) -> str:
+        bits = [
+            f"{_n(values.get(f'{prefix}.{k}'))} {sym}" for k, sym in EFFECT_SYMBOLS if _is(values.get(f"{prefix}.{k}"))
+        ]
+        bits += [label for k, label in EFFECT_STATES if values.get(f"{prefix}.{k}")]
+        return " · ".join(bits) or _("aucun effet")
+
+    return describe
+
+
+def describe_pc_dice(values: Mapping[str, Any]) -> str:
+    upgrades = values.get("pc.skill_upgrades")
+    skill = f"{_n(values.get('pc.skill'))} 🟨"
+    if _is(upgrades):
+        skill += _(" dont {n} ⬆").format(n=_n(upgrades))
+    advantage = _n(values.get("pc.advantage"))
+    if advantage in ("", "0"):
+        edge = _("sans 🟩 ni 🟥")
+    elif advantage.startswith(MINUS):
+        edge = f"🟥 {advantage}"
+    else:
+        edge = f"🟩 +{advantage}"
+    return f"{_n(values.get('pc.characteristic'))} 🟦 · {skill} · {edge}"
+
+
+def describe_pc_state(values: Mapping[str, Any]) -> str:
+    line = f"🫁 {_n(values.get('pc.endurance_tokens'))} · ◇ {_n(values.get('pc.stability_tokens'))}"
+    return line + (_(" · saigne 🩸") if values.get("pc.bleeding") else "")
+
+
+TABLE_VALUES = (
+    TableValues(
+        "pc_dice",
+        _("Dés du personnage"),
+        ("pc.characteristic", "pc.skill", "pc.skill_upgrades", "pc.advantage"),
+        describe_pc_dice,
+    ),
+    TableValues(
+        "pc_state",
+        _("Ce que lisent les traits"),
+        ("pc.endurance_tokens", "pc.stability_tokens", "pc.bleeding"),
+        describe_pc_state,
+    ),
+    TableValues(
+        "pc_success",
+        _("✅ Touché"),
+        tuple(f"pc_success.{k}" for k in EFFECT_FIELDS),
+        describe_effect("pc_success"),
+    ),
+    TableValues(
+        "pc_failure",
+        _("❌ Raté"),
+        tuple(f"pc_failure.{k}" for k in EFFECT_FIELDS),
+        describe_effect("pc_failure"),
+    ),
+)
 
 
 PLUGIN = register(
@@ -143,6 +225,10 @@ PLUGIN = register(
         hidden=("faces", "pc_faces"),
         summary=summary,
         variations=variations,
+        table_values=TABLE_VALUES,
+        settle=settle,
+        # the living sheet (in the form) follows the result: the block destroyed, the 🍀 spent
+        result_oob=("calculator/quadrature_sheet.html",),
     )
 )
 

@@ -57,8 +57,8 @@ def resolve_and_apply(page, shot=None, name=""):
 
 def wolf_attacks(page, wolf, aldric, card_number, dice, shot=None, name=""):
     open_calculator(page, wolf, aldric)
-    page.fill("input[name='card']", str(card_number))
-    settle(page, "input[name='card']")
+    page.select_option("select[name='card']", str(card_number))
+    settle(page, "select[name='card']")
     for i, face in enumerate(dice, 1):
         page.fill(f"input[name='dice.adv.{i}']", str(face))
     return resolve_and_apply(page, shot, name)
@@ -68,9 +68,9 @@ def aldric_strikes(page, wolf, aldric, part, score, **effect):
     open_calculator(page, wolf, aldric)
     page.select_option("select[name='mode']", "pc_attack")
     settle(page, "select[name='mode']")
-    page.fill("input[name='target_part']", str(part))
+    page.select_option("select[name='target_part']", str(part))
     if not page.is_visible("input[name='pc_success.light']"):
-        page.click('summary:has-text("Effets de l\'action du personnage")')
+        page.click("details[data-adjust='pc_success'] > summary")
     page.fill("input[name='pc.score']", str(score))
     for key in ("light", "heavy", "bleed"):
         page.fill(f"input[name='pc_success.{key}']", str(effect.get(key, 0)))

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from bestiary.quadrature import selectors
 from bestiary.quadrature.web import sheet_of
+from calculator.forms import ScenarioForm
 from rulesets.core.i18n import fr_number
-from rulesets.quadrature.model import Adversary, Capability, Kind
+from rulesets.core.schema import ScenarioError, parse, unflatten
+from rulesets.quadrature.model import Adversary, Capability, Kind, Mode, Scenario
 from rulesets.quadrature.sheet import (
     armour_bonus,
     capability_total,
@@ -116,8 +121,15 @@ def sheet_context(adv: Adversary) -> dict[str, Any]:
         )
         if getattr(adv.traits, name)
     ]
+    standing = [i for i in range(len(adv.parts)) if not part_destroyed(adv, i)]
     return {
         "adv": adv,
+        "density": density(
+            len(standing),
+            sum(1 for i in standing for k in part_blocks(adv, i) if adv.blocks[k].intact),
+            len(deck),
+            bool(traits),
+        ),
         "horde": adv.kind is Kind.HORDE,
         "members": members(adv),
         "tokens": horde_tokens(adv),
@@ -139,6 +151,16 @@ def sheet_context(adv: Adversary) -> dict[str, Any]:
     }
 
 
+def density(parts: int, blocks: int, cards: int, traits: bool) -> str:
+    """How tightly the printed sheet sets, from its longest column, so that it holds on one A5 page:
+    the parts and their blocks (two columns, a part's name and armour take about three lines), the
+    resources and the deck (two lines a card)."""
+    lines = max((3 * parts + blocks + 1) // 2, 4 + int(traits) + 2 * cards)
+    if lines <= 26:
+        return ""
+    return "q-dense" if lines <= 34 else "q-denser"
+
+
 def _capability(capability: Capability, value: int, label: str) -> str:
     if capability is Capability.ACTION:
         return f"Action : {label}"
@@ -156,12 +178,174 @@ def _capability(capability: Capability, value: int, label: str) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def quadrature_sheet(context: template.Context) -> SafeString:
-    """The living sheet: what the creature still has (after the exchange when there is one)."""
-    adv = sheet_of(context.get("resolution"), context.get("scenario"))
-    if adv is None:
+def quadrature_sheet(context: template.Context, oob: bool = False) -> SafeString:
+    """The living sheet: what the creature still has, after the exchange when there is one.
+
+    Drawn in the form, and sent out of band with an htmx result (``oob``: it replaces the sheet
+    of the form, so the page and its printout show the sheet after « Résoudre »)."""
+    resolution = context.get("resolution")
+    adv = sheet_of(resolution, context.get("scenario"))
+    return SafeString(
+        render_to_string(
+            "calculator/quadrature_sheet.html#sheet",
+            {
+                **(sheet_context(adv) if adv is not None else {}),
+                "oob": oob,
+                "after": resolution is not None and adv is not None,
+                "outcome": resolution.result.outcome_label if resolution is not None else "",
+            },
+        )
+    )
+
+
+# --- the decisions, by name -----------------------------------------------------------------------
+
+
+def form_adversary(context: template.Context, form: ScenarioForm) -> Adversary | None:
+    """The sheet the form describes (the parsed scene, else the sheet alone), None if it is wrong."""
+    scenario = context.get("scenario")
+    if scenario is not None:
+        adv: Adversary = scenario.adversary
+        return adv
+    nested = unflatten(form.scenario_data())
+    try:
+        adv = parse(Adversary, nested.get("adversary", {}))
+    except ScenarioError:
+        return None
+    return adv
+
+
+def choice_field(form: ScenarioForm, name: str, label: str, options: list[tuple[str, str, bool]]) -> SafeString:
+    """A scenario field drawn as a select of named choices (``(value, label, disabled)``), with
+    the same markup, error and help as ``{% field %}``. The current value is always offered (an
+    out-of-range value stays visible with its error instead of silently becoming the first choice)."""
+    if name not in form.fields:
         return SafeString("")
-    return SafeString(render_to_string("calculator/quadrature_sheet.html", sheet_context(adv)))
+    bf = form[name]
+    current = "" if bf.value() is None else str(bf.value()).strip()
+    if current not in {v for v, _label, _off in options}:
+        options = [*options, (current, current or "—", False)]
+    tags = format_html_join(
+        "",
+        '<option value="{}"{}{}>{}</option>',
+        (
+            (v, " selected" if v == current else "", " disabled" if off and v != current else "", text)
+            for v, text, off in options
+        ),
+    )
+    invalid = " is-invalid" if bf.errors else ""
+    feedback = format_html_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in bf.errors))
+    return format_html(
+        '<div class="mb-3"><label class="form-label" for="{id}">{label}</label>'
+        '<select name="{name}" class="form-select{invalid}" id="{id}">{options}</select>{feedback}</div>',
+        id=bf.id_for_label,
+        label=label,
+        name=bf.html_name,
+        invalid=invalid,
+        options=tags,
+        feedback=feedback,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def quadrature_mode(context: template.Context, form: ScenarioForm) -> SafeString:
+    """The situation; the Regard hypnotique is offered only to a creature that has the trait."""
+    adv = form_adversary(context, form)
+    options = []
+    for value, label in Mode.labels().items():
+        why = None
+        if value == Mode.HYPNOTIC_GAZE.value and adv is not None:
+            why = Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=adv).check().get("mode")
+        options.append((value, f"{label} — {why}" if why else str(label), why is not None))
+    return choice_field(form, "mode", _("Situation"), options)
+
+
+@register.simple_tag(takes_context=True)
+def quadrature_card(context: template.Context, form: ScenarioForm) -> SafeString:
+    """The card played, by name; a card it cannot play now is shown with the engine's reason."""
+    adv = form_adversary(context, form)
+    options: list[tuple[str, str, bool]] = []
+    if adv is None:
+        names = [form.raw(f"adversary.deck.{i}.name") for i in range(form.rows.get("adversary.deck", 0))]
+        options = [(str(n), str(name), False) for n, name in enumerate((x for x in names if x), start=1)]
+    else:
+        for n, card in enumerate(adv.deck, start=1):
+            why = Scenario(mode=Mode.ADVERSARY_ATTACK, adversary=adv, card=n).check().get("card")
+            if why:
+                options.append((str(n), f"{card.name} — {why}", True))
+                continue
+            bits = ["⚫" * card_cost(adv, card), _("init. {n}").format(n=card.initiative)]
+            if card.fatigue_cost:
+                bits.append("💧" * card.fatigue_cost)
+            if not card.attack:
+                bits.append(_("sans jet"))
+            options.append((str(n), f"{card.name} ({', '.join(bits)})", False))
+    return choice_field(form, "card", _("Carte jouée"), options)
+
+
+@register.simple_tag(takes_context=True)
+def quadrature_target(context: template.Context, form: ScenarioForm) -> SafeString:
+    """The targeted part, by name (declared before the roll); a horde is struck as one."""
+    adv = form_adversary(context, form)
+    options: list[tuple[str, str, bool]] = []
+    if adv is None:
+        names = [form.raw(f"adversary.parts.{i}.name") for i in range(form.rows.get("adversary.parts", 0))]
+        options = [(str(n), str(name), False) for n, name in enumerate(names, start=1) if name]
+    elif adv.kind is Kind.HORDE:
+        options = [("1", _("La horde entière"), False)]
+    else:
+        for i, part in enumerate(adv.parts):
+            if part_destroyed(adv, i):
+                options.append((str(i + 1), _("{part} — détruite").format(part=part.name), True))
+                continue
+            armour = armour_bonus(adv, i)
+            bits = [_("Armure {n}").format(n=part.armour_left)] if part.armour_left else [_("sans armure")]
+            if armour:
+                bits.append(f"+{armour} 💢")
+            options.append((str(i + 1), f"{part.name} ({', '.join(bits)})", False))
+    return choice_field(form, "target_part", _("Partie visée (déclarée avant le jet)"), options)
+
+
+MATCHUP = {
+    -3: "🟥🟥🟥 \u22123",
+    -2: "🟥🟥 \u22122",
+    -1: "🟥 \u22121",
+    0: "0",
+    1: "🟩 +1",
+    2: "🟩🟩 +2",
+    3: "🟩🟩🟩 +3",
+}
+
+
+@register.simple_tag
+def quadrature_matchup(form: ScenarioForm) -> SafeString:
+    """The matchup on the adversary's dice: each 🟩 turns a die one rung up, each 🟥 one down."""
+    options = [(str(k), v, False) for k, v in MATCHUP.items()]
+    return choice_field(form, "matchup", _("Matchup"), options)
+
+
+@register.simple_tag
+def deck_drawn(form: ScenarioForm) -> str:
+    """The names of the deck's cards as drawn, for ``settle`` to know a card removed (JSON)."""
+    rows = range(form.rows.get("adversary.deck", 0))
+    return json.dumps([str(form.raw(f"adversary.deck.{i}.name") or "").strip() for i in rows], ensure_ascii=False)
+
+
+SECTIONS = ("parts", "blocks", "deck", "traits", "horde", "settings")
+
+
+@register.simple_tag
+def sections_in_error(form: ScenarioForm) -> set[str]:
+    """The closed sections holding a field in error (they open): ``resources`` for the sheet's
+    own numbers, else the list or group (``parts``, ``blocks``, ``deck``…), and ``sheet`` for any."""
+    out: set[str] = set()
+    for name in form.errors if form.is_bound else ():
+        if name.startswith("settings."):
+            out.add("settings")
+        elif name.startswith("adversary."):
+            group = name.split(".")[1]
+            out |= {"sheet", group if group in SECTIONS else "resources"}
+    return out
 
 
 @register.simple_tag

@@ -1,0 +1,292 @@
+"""The Quadrature page keeps its scene valid (``WebPlugin.settle``): dependent fields follow their cause.
+
+The page sends the form's raw values; :func:`settle` returns the few changes that keep the scene
+playable, each with a French note for the game master. It changes only what is invalid, and what
+the seed says follows from a change:
+
+* a deck card replaced (a bestiary card loaded over it, or renamed): the blocks that granted it
+  grant its successor — the block confers « une action du deck » (§ Santé ♥️ et parties du
+  corps), the deck slot is what changed;
+* a deck card removed: the blocks that granted it keep their text as a plain capability;
+* a body part removed: its blocks go with it, the blocks of the later parts keep their part;
+* the card played must be in the deck and playable (§ Actions ⚫ et réactions ⚡, § Fatigue 💧 :
+  « une créature ne peut pas jouer une action dont le coût remplirait sa piste de fatigue »);
+* the targeted part must be a part of the sheet; a horde is struck as one (§ Hordes);
+* a horde defends by dodging only (§ Hordes — Défenses simplifiées);
+* the Regard hypnotique needs its trait (§ Traits mentaux);
+* only skill dice are upgraded (the players' dice, ``rules/quadrature.md``).
+
+Which card and which part replace an impossible one: the first playable attack card (else the
+first playable card), the first part that still has an intact block — what the encounter fills
+(``rulesets.quadrature.encounter``).
+
+Two hidden inputs per row, drawn by the fields template, tell what the page showed before the
+change: ``adversary.deck.<i>._was`` (the card's name) and ``adversary.parts.<i>._n`` (the part's
+number) live inside their row, so removing a row moves them with it; ``adversary._deck`` (the
+cards' names) and ``adversary._parts`` (how many parts) say what a removed row was.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from calculator.forms import leaf_default, leaves, row_counts
+from calculator.plugins import Settled
+from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
+from rulesets.quadrature.model import Adversary, Capability, Kind, Mode, PcSource, Scenario
+from rulesets.quadrature.sheet import part_blocks
+
+WAS = "_was"  # a deck row's card name when the page was drawn
+NUMBER = "_n"  # a part row's number when the page was drawn
+PARTS = "adversary._parts"  # how many part rows the page drew
+DECK = "adversary._deck"  # the names of the deck's cards the page drew (a JSON list)
+ACTIONS = (Capability.ACTION.value, Capability.ACTION_COST.value)
+
+
+@cache
+def _page_defaults() -> dict[str, Any]:
+    """The scenario's flat defaults (the page adds only the dice faces, which settle never reads)."""
+    return flatten(to_data(Scenario()))
+
+
+class Raw:
+    """The form's raw values read as the form reads them: a missing field is its default, a
+    missing box is unticked (the form is bound: the page sent its marker)."""
+
+    def __init__(self, data: Mapping[str, str]) -> None:
+        self.data = dict(data)
+        self.changes: dict[str, str | None] = {}
+        self.notes: list[str] = []
+        defaults = _page_defaults()
+        self.counts = row_counts(Scenario, self.data, defaults)
+        self.leaves = {leaf.path: leaf for leaf in leaves(Scenario, self.counts)}
+        self.defaults = {path: defaults.get(path, leaf_default(leaf)) for path, leaf in self.leaves.items()}
+
+    def value(self, path: str) -> Any:
+        """The value the form would hold: the typed text, a box's state, or the default."""
+        leaf = self.leaves.get(path)
+        if leaf is not None and leaf.info.type is bool:
+            v: Any = self.data.get(path)
+            if isinstance(v, str):
+                v = {"true": True, "false": False}.get(v.lower(), v)
+            return bool(v)
+        if path in self.data:
+            return str(self.data[path])
+        return self.defaults.get(path)
+
+    def get(self, path: str) -> str:
+        v = self.value(path)
+        return "" if v is None else str(v).strip()
+
+    def number(self, path: str) -> int | None:
+        try:
+            return int(self.get(path))
+        except ValueError:
+            return None
+
+    def rows(self, name: str) -> list[int]:
+        return list(range(self.counts.get(f"adversary.{name}", 0)))
+
+    def set(self, path: str, value: str, note: str) -> None:
+        self.data[path] = value
+        self.changes[path] = value
+        self.notes.append(note)
+
+    def blocks(self) -> list[int]:
+        """The block rows in use (a block of 0 boxes is an empty row, ignored)."""
+        return [j for j in self.rows("blocks") if (self.number(f"adversary.blocks.{j}.boxes") or 0) > 0]
+
+
+def follow_deck_changes(raw: Raw) -> None:
+    """A block names the deck card it grants: when that card is replaced or removed, follow it."""
+    deck = raw.rows("deck")
+    names = {i: raw.get(f"adversary.deck.{i}.name") for i in deck}
+    was = {i: raw.data[f"adversary.deck.{i}.{WAS}"].strip() for i in deck if f"adversary.deck.{i}.{WAS}" in raw.data}
+    current = {n for n in names.values() if n}
+    try:
+        drawn = json.loads(raw.data.get(DECK, "[]"))
+    except ValueError:
+        drawn = []
+    former = {str(n) for n in drawn if n} if isinstance(drawn, list) else set()
+    for j in raw.blocks():
+        label_path = f"adversary.blocks.{j}.label"
+        label = raw.get(label_path)
+        if raw.get(f"adversary.blocks.{j}.capability") not in ACTIONS or not label or label in current:
+            continue
+        successor = next((names[i] for i, old in was.items() if old == label and names.get(i)), None)
+        if successor is not None:
+            raw.set(
+                label_path,
+                successor,
+                _("Bloc {n} : « {old} » a laissé place à « {new} » dans le deck ; le bloc confère « {new} ».").format(
+                    n=j + 1, old=label, new=successor
+                ),
+            )
+        elif label in former:
+            raw.set(
+                f"adversary.blocks.{j}.capability",
+                Capability.OTHER.value,
+                _("Bloc {n} : « {old} » a quitté le deck ; le bloc garde « {old} » comme capacité libre.").format(
+                    n=j + 1, old=label
+                ),
+            )
+        # else: a label typed by hand that names no card: its field says why
+
+
+def follow_removed_parts(raw: Raw) -> None:
+    """A part removed takes its blocks with it; the blocks of the later parts keep their part."""
+    drawn = raw.number(PARTS)
+    if drawn is None:
+        return
+    numbers = {}
+    for i in raw.rows("parts"):
+        n = raw.number(f"adversary.parts.{i}.{NUMBER}")
+        if n is not None and f"adversary.parts.{i}.{NUMBER}" in raw.data:
+            numbers[n] = i + 1
+    removed = set(range(1, drawn + 1)) - set(numbers)
+    if not removed and all(old == new for old, new in numbers.items()):
+        return
+    for j in raw.blocks():
+        path = f"adversary.blocks.{j}.part"
+        part = raw.number(path)
+        if part in removed:
+            raw.set(
+                f"adversary.blocks.{j}.boxes",
+                "0",
+                _("Bloc {n} : sa partie du corps est retirée, le bloc aussi.").format(n=j + 1),
+            )
+        elif part in numbers and numbers[part] != part:
+            raw.data[path] = raw.changes[path] = str(numbers[part])  # the same part, renumbered: no note
+
+
+def horde_dodges(raw: Raw) -> None:
+    if raw.get("adversary.kind") == Kind.HORDE.value and raw.get("adversary.guard_type") != "esquive":
+        raw.set(
+            "adversary.guard_type",
+            "esquive",
+            _("La seule défense des hordes est l'esquive : Garde Esquive."),
+        )
+
+
+def skill_upgrades(raw: Raw) -> None:
+    if raw.get("pc.source") != PcSource.ROLLED.value:
+        return
+    skill, upgrades = raw.number("pc.skill"), raw.number("pc.skill_upgrades")
+    if skill is not None and upgrades is not None and 0 <= skill < upgrades:
+        raw.set(
+            "pc.skill_upgrades",
+            str(skill),
+            _("Seuls les dés de compétence s'améliorent : {n} dé(s) ⬆ au plus.").format(n=skill),
+        )
+
+
+def adversary(raw: Raw) -> Adversary | None:
+    """The sheet the form describes, or None while one of its fields is wrong (its field says why)."""
+    flat: dict[str, Any] = {}
+    for path, leaf in raw.leaves.items():
+        if not path.startswith("adversary."):
+            continue
+        value = raw.value(path)
+        if value is None or (isinstance(value, str) and not value.strip() and leaf.info.type is not str):
+            continue  # blank: the field's default
+        flat[path] = value
+    try:
+        sheet: Adversary = parse(Adversary, unflatten(flat)["adversary"])
+    except ScenarioError:
+        return None
+    return sheet
+
+
+def card_reason(adv: Adversary, card: int) -> str | None:
+    """Why card ``card`` (1-based) cannot be played now: the engine's own message, or None."""
+    return Scenario(mode=Mode.ADVERSARY_ATTACK, adversary=adv, card=card).check().get("card")
+
+
+def best_card(adv: Adversary) -> int | None:
+    playable = [n for n in range(1, len(adv.deck) + 1) if card_reason(adv, n) is None]
+    attacks = [n for n in playable if adv.deck[n - 1].attack]
+    choice = attacks or playable
+    return choice[0] if choice else None
+
+
+def card_played(raw: Raw, adv: Adversary, mode: str) -> None:
+    card = raw.number("card")
+    if card is None:
+        return
+    if card <= len(adv.deck):
+        if mode != Mode.ADVERSARY_ATTACK.value:
+            return  # a card it cannot afford now is not wrong while it does not attack
+        why = card_reason(adv, card)
+        if why is None:
+            return
+    else:
+        why = _("Le deck n'a que {n} carte(s).").format(n=len(adv.deck))
+    best = best_card(adv)
+    if best is None or best == card:
+        return  # no card it can play: the field says why
+    raw.set(
+        "card",
+        str(best),
+        _("Carte jouée : « {card} ». {why}").format(card=adv.deck[best - 1].name, why=why),
+    )
+
+
+def first_part(adv: Adversary) -> int:
+    if adv.kind is Kind.HORDE:
+        return 1
+    return next(
+        (i + 1 for i in range(len(adv.parts)) if any(adv.blocks[k].intact for k in part_blocks(adv, i))),
+        1,
+    )
+
+
+def target_part(raw: Raw, adv: Adversary) -> None:
+    target = raw.number("target_part")
+    if target is None:
+        return
+    if adv.kind is Kind.HORDE and target != 1:
+        raw.set("target_part", "1", _("Une horde se frappe en bloc : partie visée, la horde entière."))
+    elif target > len(adv.parts):
+        best = first_part(adv)
+        raw.set(
+            "target_part",
+            str(best),
+            _("Partie visée : {part} ({name} n'a que {n} partie(s) du corps).").format(
+                part=adv.parts[best - 1].name, name=adv.name, n=len(adv.parts)
+            ),
+        )
+
+
+def gaze(raw: Raw, adv: Adversary) -> str:
+    mode = raw.get("mode")
+    if mode != Mode.HYPNOTIC_GAZE.value:
+        return mode
+    why = Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=adv).check().get("mode")
+    if why is None:
+        return mode
+    raw.set(
+        "mode",
+        Mode.ADVERSARY_ATTACK.value,
+        _("{why} Situation : {mode}.").format(why=why, mode=Mode.labels()[Mode.ADVERSARY_ATTACK.value]),
+    )
+    return Mode.ADVERSARY_ATTACK.value
+
+
+def settle(data: Mapping[str, str]) -> Settled:
+    """What to change so that the scene the form describes stays valid (see the module docstring)."""
+    raw = Raw(data)
+    follow_deck_changes(raw)
+    follow_removed_parts(raw)
+    horde_dodges(raw)
+    skill_upgrades(raw)
+    adv = adversary(raw)
+    if adv is not None:
+        mode = gaze(raw, adv)
+        card_played(raw, adv, mode)
+        target_part(raw, adv)
+    return Settled(changes=raw.changes, notes=raw.notes)
