@@ -65,6 +65,14 @@ def bestiary():
     call_command("loaddata", "fixtures/aventuriers.json", verbosity=0)
 
 
+def selected(body, name):
+    """The chosen option of the select ``name`` (a die is chosen among the table's dice)."""
+    match = re.search(rf'<select name="{re.escape(name)}"[^>]*>(.*?)</select>', body, re.S)
+    assert match, f"no select {name}"
+    chosen = re.search(r'<option value="([^"]*)" selected>', match.group(1))
+    return chosen.group(1) if chosen else None
+
+
 def without_dice(data):
     return {k: v for k, v in data.items() if not k.startswith("dice.")}
 
@@ -245,7 +253,7 @@ def test_adding_and_removing_dice_rows(client):
     assert 'name="attacker.defence.1.die"' in body
     data = {**without_dice(ELWEN), "_del": "defender.defence.0"}
     body = client.post(URL, data).content.decode()
-    assert re.search(r'name="defender.defence.0.die"[^>]*value="bleu"', body)
+    assert selected(body, "defender.defence.0.die") == "bleu"
     assert 'name="defender.defence.1.die"' not in body
 
 

@@ -5,7 +5,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from bestiary.aventuriers import selectors
+from bestiary.aventuriers import selectors, table_mode
 from bestiary.aventuriers.models import Monster, MonsterDie, Protection, Weapon
 from calculator.forms import permalink_query
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
@@ -14,7 +14,7 @@ from rulesets.aventuriers.zones import adjacent
 from rulesets.core.request import Resolution
 from rulesets.core.schema import flatten, to_data, unflatten
 
-POOL_ROWS = 4  # rows of a dice pool on the page (the scenario accepts 4 groups)
+POOL_ROWS = table_mode.POOL_ROWS  # rows of a dice pool on the page (the scenario accepts 4 groups)
 
 
 def pool_values(path: str, rows: list[tuple[str, int, bool]], filler: str) -> dict[str, Any]:
@@ -72,12 +72,25 @@ def monster_values(monster: Monster, filler: str) -> dict[str, Any]:
     }
 
 
+def pick_label(name: str, rows: Any, names: dict[str, str]) -> str:
+    """A bestiary entry by its name and its dice: « Arc long (1 dé noir + 2 dés bleus) »."""
+    dice = " + ".join(table_mode.dice_text(r.count, r.die.key, names) for r in rows)
+    return f"{name} ({dice})" if dice else name
+
+
 def presets() -> list[PresetGroup]:
     dice = selectors.die_type_list()
     filler = dice[0].key if dice else "bleu"
+    names = {d.key: d.name for d in dice}
     monsters = [Preset(str(m.pk), str(m), monster_values(m, filler)) for m in selectors.monster_list()]
-    weapons = [Preset(str(w.pk), str(w), weapon_values(w, filler)) for w in selectors.weapon_list()]
-    protections = [Preset(str(p.pk), str(p), protection_values(p, filler)) for p in selectors.protection_list()]
+    weapons = [
+        Preset(str(w.pk), pick_label(w.name, w.dice.all(), names), weapon_values(w, filler))
+        for w in selectors.weapon_list()
+    ]
+    protections = [
+        Preset(str(p.pk), pick_label(p.name, p.dice.all(), names), protection_values(p, filler))
+        for p in selectors.protection_list()
+    ]
     return [
         PresetGroup(key="atk_monster", prefix="attacker", label=_("Monstre du bestiaire"), presets=monsters),
         PresetGroup(key="atk_weapon", prefix="attacker.weapon", label=_("Arme ou sort"), presets=weapons),
@@ -243,5 +256,7 @@ PLUGIN = register(
         hidden=("die_types",),
         summary=summary,
         variations=variations,
+        table_values=table_mode.TABLES,
+        settle=table_mode.settle,
     )
 )

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from bestiary.encore import selectors
+from bestiary.encore import selectors, table_mode
 from bestiary.encore.models import Protection
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
 from rulesets.core.i18n import de
@@ -23,6 +23,8 @@ def presets() -> list[PresetGroup]:
                 "weapon": n.weapon.damage,
                 "protection": n.protection,
                 "boss": n.boss,
+                # another creature: the attacks left of the previous one do not carry over
+                "attacks_left": "",
             },
         )
         for n in selectors.npc_list()
@@ -129,5 +131,7 @@ PLUGIN = register(
         hidden=("rules.tiers", "rules.healthy_tier"),
         summary=summary,
         variations=variations,
+        table_values=table_mode.TABLES,
+        settle=table_mode.settle,
     )
 )

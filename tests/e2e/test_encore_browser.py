@@ -17,7 +17,9 @@ def fill_aldric(page):
     page.fill("input[name='pc.name']", "Aldric")
     page.fill("input[name='pc.attribute']", "3")
     page.check("input[name='pc.speciality']")
+    page.click("[data-adjust='weapon.pc'] > summary")  # the numbers wait behind « Ajuster »
     page.fill("input[name='pc.weapon']", "3")
+    page.click("[data-adjust='protection.pc'] > summary")
     page.fill("input[name='pc.armour']", "1")
     page.fill("input[name='pc.cover']", "2")
     page.locator("input[name='pc.cover']").dispatch_event("change")
@@ -31,7 +33,7 @@ def test_a_gm_types_the_dice_resolves_and_shares_the_permalink(browser, live_ser
     page = context.new_page()
     page.goto(f"{live_server.url}/encore/")
     fill_aldric(page)
-    assert "Arbalétrier" in page.inner_text("#live .scene")
+    assert "Arbalétrier" in page.inner_text("#scene .scene")
     for i, face in enumerate(["5", "2", "3", "1", "4"], 1):
         page.fill(f"input[name='dice.pc.{i}']", face)
     page.click("button:has-text('Résoudre')")
@@ -80,4 +82,25 @@ def test_a_wrong_die_is_refused_on_its_input_and_nothing_is_lost(browser, live_s
     assert "n'est pas une face du dé d6" in page.inner_text(".die-input.has-error")
     assert page.input_value("input[name='pc.name']") == "Tavish"
     assert page.input_value("input[name='dice.pc.1']") == "9"
+    context.close()
+
+
+def test_a_second_npc_makes_an_area_attack_that_asks_for_an_area_weapon(browser, live_server, bestiary, shot):
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/encore/")
+    assert not page.is_visible("input[name='pc.weapon']")  # behind « Ajuster »
+    page.click("button:has-text('Ajouter un PNJ')")
+    expect(page.locator(".settle-notes")).to_contain_text("Plusieurs PNJ visés")
+    assert page.input_value("select[name='action']") == "zone"
+    # the reason shows on its field: the weapon's « Ajuster » opened by itself
+    assert page.is_visible("input[name='pc.weapon_area']")
+    assert "demande une arme de zone" in page.inner_text("[data-adjust='weapon.pc']")
+    labels = page.eval_on_selector_all("select[name='preset.weapon'] option", "els => els.map(e => e.textContent)")
+    page.select_option("select[name='preset.weapon']", label=next(x for x in labels if x.startswith("Grenade")))
+    expect(page.locator("[data-adjust='weapon.pc'] .adjust-line")).to_have_text("Zone : 3 dégâts, arme de zone")
+    page.wait_for_selector("input[name='dice.pc.1']")
+    shot(page, "encore-table-phone")
+    page.click("#resolve-button")
+    page.wait_for_selector("#story")
     context.close()

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from django import template
+from typing import Any
+
+from django import forms, template
+from django.forms import BoundField
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from bestiary.aventuriers import selectors, web
-from rulesets.aventuriers.model import DEFAULT_DICE, Facing, Scenario
+from bestiary.aventuriers import selectors, table_mode, web
+from calculator.forms import ScenarioForm
+from calculator.templatetags.estoc import render_field
+from rulesets.aventuriers.engine import plan
+from rulesets.aventuriers.model import DEFAULT_DICE, Action, Facing, Scenario
 from rulesets.aventuriers.zones import grid, report
 from rulesets.core.request import Resolution
 
@@ -180,3 +186,83 @@ def next_exchanges(resolution: Resolution | None) -> SafeString:
         _("Échange suivant (PV, stamina et engagement conservés, nouveaux dés) :"),
         items,
     )
+
+
+def _name(*parts: Any) -> str:
+    return ".".join(str(p) for p in parts if p != "")
+
+
+@register.simple_tag
+def die_field(form: ScenarioForm, *parts: Any) -> SafeString:
+    """A die colour chosen among the table's dice, by their French names (the scenario keeps the
+    code: « noir », « bleu »). An unknown code (an old link, a hand-made URL) stays selected, named
+    as unknown, with the engine's French message on the field."""
+    name = _name(*parts)
+    if name not in form.fields:
+        return SafeString("")
+    bound = form[name]
+    current = "" if bound.value() is None else str(bound.value())
+    choices = table_mode.die_types()
+    if current not in {key for key, _label in choices}:
+        choices.append((current, _("«\u00a0{key}\u00a0»\u00a0: dé inconnu").format(key=current)))
+    field = forms.ChoiceField(choices=choices, label=bound.label, required=False, initial=bound.initial)
+    return render_field(BoundField(form, field, name))
+
+
+@register.simple_tag
+def hidden_field(form: ScenarioForm, *parts: Any) -> SafeString:
+    """A field the rules ignore here (the protection flag of an attack die), kept as it is."""
+    name = _name(*parts)
+    if name not in form.fields:
+        return SafeString("")
+    value = form[name].value()
+    if isinstance(form.fields[name].widget, forms.CheckboxInput):
+        value = "on" if value else ""
+    return format_html('<input type="hidden" name="{}" value="{}">', name, "" if value is None else value)
+
+
+@register.simple_block_tag
+def adjust_block(content: str, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
+    """``{% adjust %}`` with a body of its own (dice rows and their buttons): the summary line of
+    the plug-in's table values, the body on demand, open when a field in it is in error."""
+    table = form.plugin.table(key)
+    if table is None:
+        raise template.TemplateSyntaxError(f"{form.plugin.slug}: no table values named {key!r}")
+    values = {
+        declared: form[name].value()
+        for declared, name in zip(table.fields, table.paths(row), strict=True)
+        if name in form.fields
+    }
+    line = table.describe(values) if table.describe is not None else ""
+    errors = any(form[name].errors for name in table.paths(row) if name in form.fields) or "is-invalid" in content
+    return format_html(
+        '<details class="adjust" data-adjust="{key}"{open}><summary>'
+        '<span class="adjust-label">{label}</span> <span class="adjust-line">{line}</span> '
+        '<span class="adjust-toggle">{toggle}</span></summary>{body}</details>',
+        key=_name(key, row),
+        open=SafeString(" open") if errors else "",
+        label=table.label,
+        line=line,
+        toggle=_("Ajuster"),
+        body=SafeString(content),
+    )
+
+
+@register.simple_tag
+def board_verdict(scenario: Scenario | None) -> str:
+    """What the grid allows, for the folded section's title: « de face, au contact », « impossible : … »."""
+    if scenario is None or scenario.action is Action.SUCCESS_TEST:
+        return ""
+    p = plan(scenario)
+    if p.reasons:
+        head = _("impossible") if scenario.board.enforce else _("avis")
+        return _("{head}\u00a0: {reasons}").format(head=head, reasons=", ".join(p.reasons))
+    where = _("de dos") if p.back_attack else _("de face")
+    far = _("au contact") if p.zones.adjacent else _("à\u00a0{n}\u00a0cases").format(n=p.zones.distance)
+    return f"{where}, {far}"
+
+
+@register.simple_tag
+def board_open(scenario: Scenario | None) -> bool:
+    """The grid opens by itself when the zones forbid the exchange."""
+    return bool(scenario is not None and scenario.action is not Action.SUCCESS_TEST and plan(scenario).reasons)

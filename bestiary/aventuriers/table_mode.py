@@ -1,0 +1,388 @@
+"""Table mode of the Aventuriers page: the summary lines of the table values (« Ajuster ») and the
+settling of the scene (the attack follows the weapon: seed ``001``, Livret Aventure p. 17, 18, 21).
+
+The page leads with the decisions (who, the weapon, the protection, the situation); the numbers a
+bestiary pick fills (PV, dice pools, the weapon's traits, the squares of the grid) wait behind
+« Ajuster », each group summed up in one French line written here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from calculator import bestiary_cache, plugins
+from calculator.plugins import Settled, TableValues
+from rulesets.aventuriers.model import DEFAULT_DICE, Action, Board, Facing, Mode, Reach, Scenario, ZoneShape
+from rulesets.aventuriers.zones import adjacent, in_attack_zone, local
+from rulesets.core.schema import flatten, to_data
+
+POOL_ROWS = 4  # rows of a dice pool (the scenario accepts 4 groups)
+TALENTS = ("riposte", "contrecoup", "attaque_eclair", "attaque_opportunite", "coup_bas")
+MINUS = "\u2212"
+
+
+# --- raw values, read as the form reads them -----------------------------------------------------
+
+_DEFAULTS: dict[str, Any] = {}
+
+
+def _default(path: str) -> Any:
+    if not _DEFAULTS:
+        _DEFAULTS.update(flatten(to_data(Scenario())))
+    return _DEFAULTS.get(path)
+
+
+def text(data: Mapping[str, Any], path: str) -> str:
+    """A field's raw value; a blank or missing one is its default (as the form reads it)."""
+    value = data.get(path)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        default = _default(path)
+        return "" if default is None else str(default)
+    return str(value).strip()
+
+
+def ticked(data: Mapping[str, Any], path: str) -> bool:
+    """A box as the form reads it: missing is unticked, « on »/« true » ticked, « false » not."""
+    value = data.get(path)
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "false", "0", "off")
+    return bool(value)
+
+
+def number(data: Mapping[str, Any], path: str) -> int | None:
+    try:
+        return int(text(data, path))
+    except ValueError:
+        return None
+
+
+def _strip(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of a table keyed without the fighter (``{row}.pv`` → ``pv``)."""
+    return {key.split(".", 1)[1] if key.startswith("{row}.") else key: value for key, value in values.items()}
+
+
+# --- the table's dice, by their French names ------------------------------------------------------
+
+
+def die_types() -> list[tuple[str, str]]:
+    """(code, French name) of the table's dice, in the order of the die table."""
+    dice = bestiary_cache.defaults(plugins.get("aventuriers")).get("die_types")
+    if dice:
+        return [(str(d["key"]), str(d["name"])) for d in dice]
+    return [(d.key, d.name) for d in DEFAULT_DICE]
+
+
+def _lower_first(name: str) -> str:
+    return name[:1].lower() + name[1:]
+
+
+def _plural(name: str) -> str:
+    """« dé noir » → « dés noirs » (each word takes an s unless it ends with s, x or z)."""
+    return " ".join(w if w[-1:] in "sxzSXZ" else w + "s" for w in name.split(" "))
+
+
+def dice_text(count: int, key: str, names: Mapping[str, str]) -> str:
+    """« 1 dé noir », « 2 dés bleus », « 2 dés « rouge » (inconnus) »."""
+    name = names.get(key)
+    if name is None:
+        unknown = _("dé «\u00a0{key}\u00a0» (inconnu)") if count == 1 else _("dés «\u00a0{key}\u00a0» (inconnus)")
+        return f"{count}\u00a0{unknown.format(key=key)}"
+    name = _lower_first(name)
+    return f"{count}\u00a0{name if count == 1 else _plural(name)}"
+
+
+def pool_text(values: Mapping[str, Any], path: str, protections: bool) -> str:
+    """A dice pool in words: « 1 dé noir de protection + 1 dé bleu », « aucun dé »."""
+    names = dict(die_types())
+    parts = []
+    for i in range(POOL_ROWS):
+        die = values.get(f"{path}.{i}.die")
+        if die is None:
+            continue
+        try:
+            count = int(str(values.get(f"{path}.{i}.count", "") or 0))
+        except ValueError:
+            return _("nombre de dés à corriger")
+        if count <= 0:
+            continue
+        part = dice_text(count, str(die), names)
+        if protections and ticked(values, f"{path}.{i}.protection"):
+            part += " " + _("de protection")
+        parts.append(part)
+    return " + ".join(parts) or _("aucun dé")
+
+
+# --- the summary lines ----------------------------------------------------------------------------
+
+
+def _signed(n: int) -> str:
+    return f"{MINUS}{-n}" if n < 0 else str(n)
+
+
+def describe_sheet(values: Mapping[str, Any]) -> str:
+    """« Aventurier, 10 PV, stamina 0 » · « Monstre, 8 PV, 8 PX · Riposte, Contrecoup »."""
+    v = _strip(values)
+    monster = str(v.get("side")) == "monstre"
+    parts = [_("Monstre") if monster else _("Aventurier"), _("{pv}\u00a0PV").format(pv=v.get("pv", ""))]
+    if monster:
+        parts.append(_("{px}\u00a0PX").format(px=v.get("px", "")))
+    stamina, most = str(v.get("stamina", "")), str(v.get("stamina_max", ""))
+    if not monster or stamina not in ("", "0"):
+        parts.append(
+            _("stamina\u00a0{n}/{max}").format(n=stamina, max=most)
+            if most not in ("", "0")
+            else _("stamina\u00a0{n}").format(n=stamina)
+        )
+    line = ", ".join(parts)
+    labels = {
+        "riposte": _("Riposte"),
+        "contrecoup": _("Contrecoup"),
+        "attaque_eclair": _("Attaque éclair"),
+        "attaque_opportunite": _("Attaque d'opportunité"),
+        "coup_bas": _("Coup bas"),
+    }
+    talents = [labels[t] for t in TALENTS if ticked(v, t)]
+    return f"{line} · {', '.join(talents)}" if talents else line
+
+
+REACH_WORDS = {
+    "melee": gettext_lazy("mêlée"),
+    "distance": gettext_lazy("à distance"),
+    "hybride": gettext_lazy("hybride"),
+}
+
+
+def describe_weapon(values: Mapping[str, Any]) -> str:
+    """« Épée : mêlée, 2 dés bleus » · « Onde de choc : sort hybride, 2 dés bleus, diagonales, dégâts-éclairs »."""
+    v = _strip(values)
+    name = str(v.get("weapon.name") or "").strip() or _("Attaque")
+    reach = str(REACH_WORDS.get(str(v.get("weapon.reach")), v.get("weapon.reach") or ""))
+    kind = _("sort {reach}").format(reach=reach) if ticked(v, "weapon.spell") else reach
+    traits = [kind, pool_text(v, "weapon.dice", protections=False)]
+    if ticked(v, "weapon.diagonals"):
+        traits.append(_("diagonales"))
+    if ticked(v, "weapon.unblockable"):
+        traits.append(_("imparable"))
+    if ticked(v, "weapon.flash"):
+        traits.append(_("dégâts-éclairs"))
+    return _("{name}\u00a0: {traits}").format(name=name, traits=", ".join(traits))
+
+
+def describe_defence(values: Mapping[str, Any]) -> str:
+    """« 1 dé noir de protection + 1 dé bleu »."""
+    return pool_text(_strip(values), "defence", protections=True)
+
+
+DIRECTIONS = {
+    (0, -1): gettext_lazy("au nord"),
+    (1, -1): gettext_lazy("au nord-est"),
+    (1, 0): gettext_lazy("à l'est"),
+    (1, 1): gettext_lazy("au sud-est"),
+    (0, 1): gettext_lazy("au sud"),
+    (-1, 1): gettext_lazy("au sud-ouest"),
+    (-1, 0): gettext_lazy("à l'ouest"),
+    (-1, -1): gettext_lazy("au nord-ouest"),
+}
+LOOKS = {
+    "nord": gettext_lazy("vers le nord"),
+    "est": gettext_lazy("vers l'est"),
+    "sud": gettext_lazy("vers le sud"),
+    "ouest": gettext_lazy("vers l'ouest"),
+}
+
+
+def _sign(n: int) -> int:
+    return (n > 0) - (n < 0)
+
+
+def describe_board(values: Mapping[str, Any]) -> str:
+    """« Attaquant au nord de la cible, au contact ; il regarde vers le sud, la cible vers le nord »."""
+    try:
+        dx, dy = int(str(values.get("board.dx"))), int(str(values.get("board.dy")))
+    except ValueError:
+        return _("case de l'attaquant à corriger")
+    looks = _("il regarde {a}, la cible {t}").format(
+        a=LOOKS.get(str(values.get("board.attacker_facing")), ""),
+        t=LOOKS.get(str(values.get("board.target_facing")), ""),
+    )
+    if (dx, dy) == (0, 0):
+        return _("attaquant sur la case de la cible")
+    where = DIRECTIONS[(_sign(dx), _sign(dy))]
+    distance = max(abs(dx), abs(dy))
+    far = _("au contact") if distance == 1 else _("à\u00a0{n}\u00a0cases").format(n=distance)
+    return _("Attaquant {where} de la cible, {far}\u00a0; {looks}").format(where=where, far=far, looks=looks)
+
+
+def _pool_paths(path: str) -> tuple[str, ...]:
+    return tuple(f"{path}.{i}.{leaf}" for i in range(POOL_ROWS) for leaf in ("die", "count", "protection"))
+
+
+SHEET = TableValues(
+    key="sheet",
+    label=_("Fiche"),
+    fields=(
+        "{row}.side",
+        "{row}.pv",
+        "{row}.stamina",
+        "{row}.stamina_max",
+        "{row}.px",
+        *(f"{{row}}.{t}" for t in TALENTS),
+    ),
+    describe=describe_sheet,
+)
+WEAPON = TableValues(
+    key="weapon",
+    label=_("Attaque"),
+    fields=(
+        "{row}.weapon.name",
+        "{row}.weapon.reach",
+        "{row}.weapon.spell",
+        "{row}.weapon.diagonals",
+        "{row}.weapon.unblockable",
+        "{row}.weapon.flash",
+        *_pool_paths("{row}.weapon.dice"),
+    ),
+    describe=describe_weapon,
+)
+DEFENCE = TableValues(
+    key="defence",
+    label=_("Défense"),
+    fields=_pool_paths("{row}.defence"),
+    describe=describe_defence,
+)
+BOARD = TableValues(
+    key="board",
+    label=_("Cases"),
+    fields=("board.dx", "board.dy", "board.attacker_facing", "board.target_facing"),
+    describe=describe_board,
+)
+TABLES = (SHEET, WEAPON, DEFENCE, BOARD)
+
+
+# --- settle: the attack follows the weapon ----------------------------------------------------------
+
+
+def _board(data: Mapping[str, Any], dx: int, dy: int) -> Board:
+    return Board(
+        dx=dx,
+        dy=dy,
+        attacker_facing=Facing(text(data, "board.attacker_facing")),
+        target_facing=Facing(text(data, "board.target_facing")),
+        obstacle=ticked(data, "board.obstacle"),
+        line_of_sight=ticked(data, "board.line_of_sight"),
+        engaged_together=ticked(data, "board.engaged_together"),
+        attacker_engaged_other=ticked(data, "board.attacker_engaged_other"),
+    )
+
+
+def _facing_towards(vx: int, vy: int) -> Facing:
+    return {(0, -1): Facing.NORTH, (1, 0): Facing.EAST, (0, 1): Facing.SOUTH, (-1, 0): Facing.WEST}[(vx, vy)]
+
+
+POOLS = {
+    "attacker.weapon.dice": gettext_lazy("au jet d'attaque de l'attaquant"),
+    "attacker.defence": gettext_lazy("au jet de défense de l'attaquant"),
+    "defender.weapon.dice": gettext_lazy("au jet d'attaque de la cible"),
+    "defender.defence": gettext_lazy("au jet de défense de la cible"),
+}
+
+
+def settle(data: Mapping[str, str]) -> Settled:
+    """What keeps the exchange playable: new dice rows get a die, the attack follows the weapon."""
+    rows, attack = new_rows(data), attack_follows_weapon(data)
+    return Settled({**rows.changes, **attack.changes}, [*rows.notes, *attack.notes])
+
+
+def new_rows(data: Mapping[str, str]) -> Settled:
+    """A row added to a dice pool (« Ajouter des dés ») comes blank: it gets the first die of the
+    table, so that the roll stays valid (a die must be one of the table's, seed: « Système de dés »)."""
+    blank = [
+        (field, where)
+        for path, where in POOLS.items()
+        for field, value in data.items()
+        if field.startswith(path + ".") and field.endswith(".die") and not str(value).strip()
+    ]
+    dice = die_types() if blank else []
+    if not dice:
+        return Settled()
+    key, name = dice[0]
+    changes: dict[str, str | None] = {}
+    notes: list[str] = []
+    for field, where in blank:
+        changes[field] = key
+        notes.append(_("{die} ajouté {where} (à changer au besoin).").format(die=name, where=where))
+    return Settled(changes, notes)
+
+
+def attack_follows_weapon(data: Mapping[str, str]) -> Settled:
+    """The attack follows the attacker's weapon (monster card, weapon or spell):
+
+    - a weapon that only shoots makes the attack a ranged one, a melee-only weapon a melee one
+      (Livret Aventure p. 17: four kinds of combat action, the hybrid weapon alone chooses; the
+      engine refuses the other mode). A hybrid weapon keeps the mode chosen.
+    - When the zones are applied (``board.enforce``), the figure moves as the seed says it must:
+      a shooter adjacent to its target steps back one square along the same line (p. 21: no ranged
+      attack against an adjacent enemy, « il doit alors se déplacer »), which ends an engagement
+      with it (p. 19: leaving the attack zone ends it); a melee fighter away from its target steps
+      next to it, facing it if the target is not in its attack zone (p. 18: melee on a target in
+      the attack zone).
+
+    Only on the change of mode: once the attack is ranged (or melee), the squares are the game
+    master's, and the grid says what they allow.
+    """
+    changes: dict[str, str | None] = {}
+    notes: list[str] = []
+    if text(data, "action") != Action.ATTACK.value:
+        return Settled()
+    reach, mode = text(data, "attacker.weapon.reach"), text(data, "mode")
+    name = text(data, "attacker.weapon.name")
+    weapon = f"«\u00a0{name}\u00a0»" if name else _("l'arme")
+    if reach == Reach.RANGED.value and mode != Mode.RANGED.value:
+        changes["mode"] = Mode.RANGED.value
+        notes.append(_("Attaque à distance\u00a0: {weapon} ne s'utilise qu'à distance.").format(weapon=weapon))
+    elif reach == Reach.MELEE.value and mode != Mode.MELEE.value:
+        changes["mode"] = Mode.MELEE.value
+        notes.append(_("Attaque de mêlée\u00a0: {weapon} ne s'utilise qu'en mêlée.").format(weapon=weapon))
+    else:
+        return Settled()
+    dx, dy = number(data, "board.dx"), number(data, "board.dy")
+    if not ticked(data, "board.enforce") or dx is None or dy is None or (dx, dy) == (0, 0):
+        return Settled(changes, notes)
+    try:
+        board = _board(data, dx, dy)
+        shape = ZoneShape(text(data, "rules.zone_shape"))
+    except ValueError:
+        return Settled(changes, notes)  # a bad facing or shape: its own error shows on its field
+    if changes["mode"] == Mode.RANGED.value and adjacent(dx, dy):
+        changes["board.dx"], changes["board.dy"] = str(2 * dx), str(2 * dy)
+        if board.engaged_together:
+            changes["board.engaged_together"] = None
+            notes.append(
+                _(
+                    "L'attaquant recule d'une case\u00a0: on ne tire pas sur un ennemi adjacent, et l'engagement prend fin."
+                )
+            )
+        else:
+            notes.append(_("L'attaquant recule d'une case\u00a0: on ne tire pas sur un ennemi adjacent."))
+    elif changes["mode"] == Mode.MELEE.value and not adjacent(dx, dy):
+        # the square next to the target on the attacker's side, straight (in every zone shape)
+        sx, sy = (_sign(dx), 0) if abs(dx) >= abs(dy) else (0, _sign(dy))
+        changes["board.dx"], changes["board.dy"] = str(sx), str(sy)
+        diagonals = ticked(data, "attacker.weapon.diagonals")
+        if not in_attack_zone(*local(board.attacker_facing, -sx, -sy), shape, diagonals):
+            facing = _facing_towards(-sx, -sy)
+            changes["board.attacker_facing"] = facing.value
+            notes.append(
+                _(
+                    "L'attaquant s'avance au contact de la cible et se tourne vers elle\u00a0: la mêlée se fait dans sa zone d'attaque."
+                )
+            )
+        else:
+            notes.append(
+                _("L'attaquant s'avance au contact de la cible\u00a0: la mêlée se fait dans sa zone d'attaque.")
+            )
+    return Settled(changes, notes)

@@ -1,0 +1,300 @@
+"""Table mode of the enCORE page: the summary lines of the table values (« Ajuster ») and the
+settling of the scene (seed ``003``, « Les conflits »).
+
+The page leads with the decisions (the action, who acts with which attribute, the NPCs by name);
+the numbers a bestiary pick fills (weapon damage, Protection, Menace, Santé) wait behind
+« Ajuster », each group summed up in one French line written here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from bestiary.encore.models import Weapon
+from calculator import bestiary_cache, plugins
+from calculator.plugins import Settled, TableValues
+from rulesets.core.schema import flatten, to_data
+from rulesets.encore.engine import tier_of
+from rulesets.encore.model import NPC, Action, Rules, Scenario, Tier
+
+MINUS = "\u2212"
+_ROW = re.compile(r"^npcs\.(\d+)\.")
+
+# --- raw values, read as the form reads them -----------------------------------------------------
+
+_DEFAULTS: dict[str, Any] = {}
+
+
+def _default(path: str) -> Any:
+    if not _DEFAULTS:
+        _DEFAULTS.update(flatten(to_data(Scenario())))
+    if path in _DEFAULTS:
+        return _DEFAULTS[path]
+    row = _ROW.match(path)
+    if row:  # a row added to the list: the NPC's defaults
+        return flatten(to_data(NPC())).get(path[row.end() :])
+    return None
+
+
+def text(data: Mapping[str, Any], path: str) -> str:
+    """A field's raw value; a blank or missing one is its default (as the form reads it)."""
+    value = data.get(path)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        default = _default(path)
+        return "" if default is None else str(default)
+    return str(value).strip()
+
+
+def ticked(data: Mapping[str, Any], path: str) -> bool:
+    """A box as the form reads it: missing is unticked, « on »/« true » ticked, « false » not."""
+    value = data.get(path)
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "false", "0", "off")
+    return bool(value)
+
+
+def number(data: Mapping[str, Any], path: str) -> int | None:
+    try:
+        return int(text(data, path))
+    except ValueError:
+        return None
+
+
+def _strip(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of a table keyed without the row (``{row}.weapon`` → ``weapon``)."""
+    out = {}
+    for key, value in values.items():
+        for prefix in ("{row}.", "npcs.{row}.", "strike.interposer_"):
+            if key.startswith(prefix):
+                key = key[len(prefix) :]
+                break
+        out[key] = value
+    return out
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _signed(n: int) -> str:
+    return f"{MINUS}{-n}" if n < 0 else str(n)
+
+
+# --- the summary lines ----------------------------------------------------------------------------
+
+
+def damage_text(n: int | None, raw: Any = "") -> str:
+    if n is None:
+        return _("dégâts «\u00a0{raw}\u00a0» à corriger").format(raw=raw)
+    return _("{n}\u00a0dégât").format(n=n) if n <= 1 else _("{n}\u00a0dégâts").format(n=n)
+
+
+def weapon_kind(damage: int, area: bool, limit: int) -> str:
+    """The bestiary's word for such a weapon (« Lourde », « À mains nues »), when only one fits."""
+    kinds = {
+        category or name
+        for category, name in Weapon.objects.filter(damage=damage, area=area, target_limit=limit).values_list(
+            "category", "name"
+        )
+    }
+    return kinds.pop() if len(kinds) == 1 else ""
+
+
+def describe_weapon(values: Mapping[str, Any]) -> str:
+    """« Lourde : 3 dégâts » · « Zone : 3 dégâts, arme de zone, 2 cibles au plus »."""
+    v = _strip(values)
+    damage, limit = _int(v.get("weapon")), _int(v.get("weapon_limit")) or 0
+    area = ticked(v, "weapon_area")
+    parts = [damage_text(damage, v.get("weapon"))]
+    if area:
+        parts.append(_("arme de zone"))
+        if limit:
+            parts.append(
+                _("{n}\u00a0cible au plus").format(n=limit)
+                if limit == 1
+                else _("{n}\u00a0cibles au plus").format(n=limit)
+            )
+    line = ", ".join(parts)
+    kind = weapon_kind(damage, area, limit) if damage is not None else ""
+    return _("{kind}\u00a0: {line}").format(kind=kind, line=line) if kind else line[:1].upper() + line[1:]
+
+
+def describe_protection(values: Mapping[str, Any]) -> str:
+    """« Protection 2 (armure 1, couvert 2) »: the highest counts, they never add up."""
+    v = _strip(values)
+    armour, cover = _int(v.get("armour")), _int(v.get("cover"))
+    if armour is None or cover is None:
+        return _("Protection à corriger")
+    if not armour and not cover:
+        return _("Sans Protection")
+    if armour and cover:
+        detail = _("armure\u00a0{a}, couvert\u00a0{c}").format(a=armour, c=cover)
+    else:
+        detail = _("armure") if armour else _("couvert")
+    return _("Protection\u00a0{n} ({detail})").format(n=max(armour, cover), detail=detail)
+
+
+def table_rules() -> Rules:
+    """The health tiers of the table (the bestiary's settings, else the seed's)."""
+    data = bestiary_cache.defaults(plugins.get("encore")).get("rules") or {}
+    base = Rules()
+    tiers = tuple(Tier(**t) for t in data.get("tiers") or ()) or base.tiers
+    return Rules(healthy_tier=data.get("healthy_tier") or base.healthy_tier, tiers=tiers)
+
+
+def describe_health(values: Mapping[str, Any]) -> str:
+    """« Santé 8 / 8 (Valide), Stress 0 »."""
+    v = _strip(values)
+    sante, most, stress = _int(v.get("sante")), _int(v.get("sante_max")), v.get("stress", "")
+    if sante is None or most is None or most < 1:
+        return _("Santé à corriger")
+    tier = tier_of(min(sante, most), most, table_rules())
+    return _("Santé\u00a0{s}\u00a0/\u00a0{m} ({tier}), Stress\u00a0{stress}").format(
+        s=sante, m=most, tier=tier, stress=stress
+    )
+
+
+def describe_npc(values: Mapping[str, Any]) -> str:
+    """« Menace 2, Santé 4, arme 3, Protection 0 » and what stands out: cover, attacks, boss."""
+    v = _strip(values)
+    parts = [
+        _("Menace\u00a0{n}").format(n=v.get("menace", "")),
+        _("Santé\u00a0{n}").format(n=v.get("sante", "")),
+        _("arme\u00a0{n}").format(n=v.get("weapon", "")),
+        _("Protection\u00a0{n}").format(n=v.get("protection", "")),
+    ]
+    cover = _int(v.get("cover")) or 0
+    if cover:
+        parts.append(
+            _("à couvert ({n}\u00a0dé)").format(n=_signed(-cover))
+            if cover == 1
+            else _("à couvert ({n}\u00a0dés)").format(n=_signed(-cover))
+        )
+    left = _int(v.get("attacks_left")) if str(v.get("attacks_left") or "").strip() else None
+    if left is not None:
+        parts.append(
+            _("{n}\u00a0attaque restante").format(n=left)
+            if left <= 1
+            else _("{n}\u00a0attaques restantes").format(n=left)
+        )
+    if ticked(v, "boss"):
+        parts.append(_("boss"))
+    return ", ".join(parts)
+
+
+def describe_interposer(values: Mapping[str, Any]) -> str:
+    """« Protection 0, Santé 8 / 8 (Valide), Stress 0 »."""
+    v = _strip(values)
+    return _("Protection\u00a0{p}, {health}").format(p=v.get("protection", ""), health=describe_health(v))
+
+
+WEAPON = TableValues(
+    key="weapon",
+    label=_("Arme"),
+    fields=("{row}.weapon", "{row}.weapon_area", "{row}.weapon_limit"),
+    describe=describe_weapon,
+)
+PROTECTION = TableValues(
+    key="protection", label=_("Protection"), fields=("{row}.armour", "{row}.cover"), describe=describe_protection
+)
+HEALTH = TableValues(
+    key="health",
+    label=_("État"),
+    fields=("{row}.sante", "{row}.sante_max", "{row}.stress"),
+    describe=describe_health,
+)
+NPC_CARD = TableValues(
+    key="npc",
+    label=_("Fiche"),
+    fields=tuple(
+        f"npcs.{{row}}.{leaf}" for leaf in ("menace", "sante", "weapon", "protection", "cover", "attacks_left", "boss")
+    ),
+    describe=describe_npc,
+)
+INTERPOSER = TableValues(
+    key="interposer",
+    label=_("L'allié"),
+    fields=(
+        "strike.interposer_protection",
+        "strike.interposer_sante",
+        "strike.interposer_sante_max",
+        "strike.interposer_stress",
+    ),
+    describe=describe_interposer,
+)
+TABLES = (WEAPON, PROTECTION, HEALTH, NPC_CARD, INTERPOSER)
+
+
+# --- settle --------------------------------------------------------------------------------------
+
+
+def npc_rows(data: Mapping[str, Any]) -> int:
+    rows = {int(m.group(1)) for key in data if (m := _ROW.match(key))}
+    return max(rows) + 1 if rows else 1
+
+
+def settle(data: Mapping[str, str]) -> Settled:
+    """What follows the NPCs targeted and the NPC that strikes (seed « Les conflits »):
+
+    - several NPCs targeted by an attack make it an area attack (« Armes de zone »: one target more
+      per success beyond the Menace; a plain attack targets one NPC). A manoeuvre or an ambush on
+      several NPCs stays refused on its field: the game master says what is meant.
+    - the NPC that strikes is one of those targeted: a number beyond the list (a row removed) becomes
+      the last NPC.
+    - a strike focuses at most as many attacks as the NPC's Menace (« jusqu'à autant d'attaques
+      que la Menace du PNJ »), and no more than it has left this turn (docs: never silently no
+      strike).
+    - a NPC row without a name (just added) is named after its number, for the narration.
+    - nobody interposes before a boss (« Le coup de boss … frappent chacun : on ne s'interpose
+      pas »): the box is unticked.
+    """
+    changes: dict[str, str | None] = {}
+    notes: list[str] = []
+    rows = npc_rows(data)
+    for i in range(rows):
+        name_path = f"npcs.{i}.name"
+        if name_path in data and not str(data[name_path]).strip():
+            # a row added (« Ajouter un PNJ ») comes without a name: the narration needs one
+            changes[name_path] = _("PNJ n°{n}").format(n=i + 1)
+            notes.append(_("PNJ n°{n}\u00a0: à choisir dans le bestiaire ou à nommer.").format(n=i + 1))
+    if text(data, "action") == Action.ATTACK.value and rows > 1:
+        changes["action"] = Action.AREA.value
+        notes.append(_("Plusieurs PNJ visés\u00a0: action «\u00a0Arme de zone contre plusieurs PNJ\u00a0»."))
+    striker = number(data, "strike.striker")
+    if striker is not None and striker > rows:
+        striker = rows
+        changes["strike.striker"] = str(rows)
+        notes.append(_("PNJ qui frappe\u00a0: le n°{n}, le dernier des PNJ visés.").format(n=rows))
+    if striker is None or striker < 1 or not ticked(data, "strike.enabled"):
+        return Settled(changes, notes)
+    prefix = f"npcs.{striker - 1}."
+    name = changes.get(prefix + "name") or text(data, prefix + "name") or _("le PNJ")
+    menace, attacks = number(data, prefix + "menace"), number(data, "strike.attacks")
+    left = number(data, prefix + "attacks_left") if text(data, prefix + "attacks_left") else menace
+    if menace is not None and attacks is not None and left is not None:
+        most = min(menace, left)
+        if attacks > most >= 1:
+            changes["strike.attacks"] = str(most)
+            if most == menace:
+                notes.append(
+                    _("Attaques concentrées\u00a0: {n} au plus, la Menace du PNJ n°{i} ({name}).").format(
+                        n=most, i=striker, name=name
+                    )
+                )
+            else:
+                notes.append(
+                    _("Attaques concentrées\u00a0: {n} au plus, ce qui reste ce tour au PNJ n°{i} ({name}).").format(
+                        n=most, i=striker, name=name
+                    )
+                )
+    if ticked(data, "strike.interpose") and ticked(data, prefix + "boss"):
+        changes["strike.interpose"] = None
+        notes.append(_("Personne ne s'interpose devant un coup de boss ({name}).").format(name=name))
+    return Settled(changes, notes)
