@@ -1,11 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from calculator import share_views, views
+from calculator import pwa, share_views, views
 from calculator.api import api
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/", pwa.offline, name="offline"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("accounts/", include("accounts.urls")),
