@@ -78,7 +78,7 @@ def test_the_summary_lists_every_fighter_and_the_next_action_link_carries_the_ma
     resolution = resolve(ACTION, example.request)
     rows = web.action_summary(resolution)
     assert rows[0] == ("top", "Début du décompte", "17")
-    assert "malus de l'Action suivante -4" in rows[1][2]
+    assert "malus de l'Action suivante −4" in rows[1][2]
     ((label, changes, _current),) = web.action_variations(resolution)
     assert "Action suivante" in label
     assert changes["fighters.0.carried_malus"] == -4

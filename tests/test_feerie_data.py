@@ -135,7 +135,9 @@ def test_every_tactic_preset_is_zero_sum_and_within_its_cap(tables: None) -> Non
 def test_every_preset_group_fills_fields_of_the_scenario(tables: None) -> None:
     from calculator.forms import leaves
 
-    paths = {leaf.path for leaf in leaves(Exchange, {"attacker.attributes": 6, "defender.attributes": 6, "blows": 1})}
+    # a creature's entry clears the rows beyond its own, up to the 16 Attributs a combatant may have
+    rows = {"attacker.attributes": 16, "defender.attributes": 16, "blows": 1}
+    paths = {leaf.path for leaf in leaves(Exchange, rows)}
     for group in web.presets():
         prefix = group.prefix.replace("{row}", "0")
         for preset in group.presets:

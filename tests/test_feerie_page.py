@@ -53,7 +53,7 @@ def test_the_exchange_page_renders(client_with_tables: Client) -> None:
     assert response.status_code == 200
     text = response.content.decode()
     assert "Contes de Fées" in text
-    assert "Attaquant du bestiaire" in text
+    assert 'name="preset.attacker"' in text  # the bestiary's creatures, in the attacker's card
     assert "Wichtln" in text
 
 
@@ -165,3 +165,87 @@ def test_the_odds_panel_prints_probabilities_as_percentages(client_with_tables: 
     assert "%" in row
     mean = html.split("Essence perdue en moyenne", 1)[1].split("</tr>", 1)[0]
     assert "%" not in mean
+
+
+# --- table mode: choices first, by name, only what may be taken -------------------------------------------
+
+
+def _select(html: str, name: str) -> list[tuple[str, str, bool, bool]]:
+    """A select's options: (value, label, selected, disabled)."""
+    import html as html_module
+    import re
+
+    body = html.split(f'name="{name}"', 1)[1].split("</select>", 1)[0]
+    return [
+        (value, html_module.unescape(label), " selected" in attrs, " disabled" in attrs)
+        for value, attrs, label in re.findall(r'<option value="([^"]*)"([^>]*)>(.*?)</option>', body)
+    ]
+
+
+def test_the_exchange_leads_with_the_choices_and_summarises_the_numbers(client_with_tables: Client) -> None:
+    html = client_with_tables.get("/feerie/").content.decode()
+    # the Wichtln of the page is the bestiary's: its entry is shown as chosen
+    assert ("Wichtln (Taille −2)", True) in [(label, sel) for _v, label, sel, _d in _select(html, "preset.attacker")]
+    assert "Vigilance\u00a015 · Habileté\u00a020 · Puissance\u00a010 · Résistance\u00a015 · Taille\u00a0−2" in html
+    assert "marteau +3 (Attaque, Défense) · tablier de cuir +2 (Encaissement)" in html
+    assert 'data-adjust="aspects.attacker"' in html
+
+
+def test_the_tactics_offered_are_those_of_the_combatants_cap(client_with_tables: Client) -> None:
+    """The Wichtln's marteau +3 (Attaque, Défense) caps its tactic at ±3: the seed's tactics, written for
+    Sire Didimus's ±4, are offered scaled to ±3, and nothing beyond."""
+    html = client_with_tables.get("/feerie/").content.decode()
+    options = _select(html, "preset.attacker_tactic")
+    labels = [label for _v, label, _s, _d in options]
+    assert "Attaque brutale (Initiative\u00a0−2 · Attaque\u00a0+3 · Défense\u00a0−1)" in labels
+    assert all(value.endswith(".3") for value, *_rest in options if value not in ("", "aucune"))
+
+
+def test_a_combatant_without_combat_attributes_is_offered_no_tactic_and_told_why(
+    client_with_tables: Client,
+) -> None:
+    """At range the Wichtln's marteau does not apply: no Attribut touches a combat competence."""
+    w = m.Creature.objects.get(name="Wichtln")
+    response = client_with_tables.get(
+        "/feerie/", {"_f": "1", "mode": "ranged", "_load": "preset.attacker", "preset.attacker": f"{w.pk}.r"}
+    )
+    options = _select(response.content.decode(), "preset.attacker_tactic")
+    assert [(v, d) for v, _l, _s, d in options] == [("", False), ("aucune", False), ("", True)]
+    assert "Sans Affinité ni Pouvoir de combat pour cette activité, pas de tactique" in options[2][1]
+
+
+def test_an_impossible_special_blow_is_disabled_with_its_reason(client_with_tables: Client) -> None:
+    html = client_with_tables.get("/feerie/").content.decode()
+    options = {v: (label, disabled) for v, label, _s, disabled in _select(html, "preset.blow.0")}
+    assert options["desarmer"] == ("Désarmer (Attaque −8)", False)
+    label, disabled = options["tenir_en_respect"]
+    assert disabled
+    assert "ne fonctionne que sur un adversaire de Taille inférieure ou égale" in label
+    assert options["acharnement"][1]
+
+
+def test_the_action_names_its_combatants_and_targets(client_with_tables: Client) -> None:
+    """Combatants and targets by name, numbered from 1 where a number is shown."""
+    html = client_with_tables.get("/feerie/action/").content.decode()
+    assert _select(html, "activities.0.actor") == [
+        ("0", "Rübezahl", False, False),
+        ("1", "Serpent à Sornettes", True, False),
+    ]
+    assert "Activité n°1" in html
+    assert "Activité n°0" not in html
+    assert "Combattant n°1" in html
+    assert "(numéro" not in html
+    # the Serpent's targets: Rübezahl, ticked; not itself
+    box = html.split('name="activities.0._targets.0"', 1)[1].split(">", 1)[0]
+    assert "checked" in box
+    assert 'name="activities.0._targets.1"' not in html
+    assert '<input type="hidden" name="activities.0.targets" value="0">' in html
+
+
+def test_the_action_summary_names_the_fighters_without_numbers() -> None:
+    from bestiary.feerie import web
+    from rulesets.core.request import resolve
+    from rulesets.feerie import ACTION
+
+    rows = web.action_summary(resolve(ACTION, ACTION.examples()[1].request))
+    assert not any(label[:1].isdigit() for _k, label, _v in rows[1:])

@@ -1,19 +1,28 @@
-"""The Féerie page plug-ins: the exchange (``/feerie/``) and the Action sequence (``/feerie-action/``)."""
+"""The Féerie page plug-ins: the exchange (``/feerie/``) and the Action sequence (``/feerie/action/``).
 
+The bestiary selects, the table values shown behind « Ajuster » (lines in :mod:`bestiary.feerie.lines`) and
+what follows a choice (:mod:`bestiary.feerie.settle`); the page's own selects are in
+``templatetags/feerie_tags.py``.
+"""
+
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 
+from bestiary.feerie import lines, selectors
 from bestiary.feerie import models as m
-from bestiary.feerie import selectors
-from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from bestiary.feerie.settle import settle_action, settle_exchange
+from bestiary.feerie.state import ATTRIBUTE_FIELDS, MAX_ATTRIBUTES
+from calculator.plugins import Preset, PresetGroup, TableValues, WebPlugin, register
 from rulesets.core.request import Resolution
 from rulesets.feerie import action
-from rulesets.feerie.engine import derive
-from rulesets.feerie.model import Attribute, AttributeKind, Combatant, Exchange, Mode, scale_tactic
+from rulesets.feerie.engine import derive, signed
+from rulesets.feerie.model import Attribute, AttributeKind, BlowKind, Combatant, Exchange, Mode, scale_tactic
 
-ATTRIBUTE_ROWS = 4  # attribute rows a creature preset fills (the bestiary's largest; unused rows are blanked)
-TACTIC_CAPS = range(1, 9)
+TACTIC_CAPS = range(1, 9)  # the caps listed in a tactic group (any other cap is found by its key too)
+TACTIC_MAX = 40  # a tactic modification is at most ±40 (Tactic's bounds)
+NO_TACTIC = "aucune"
 
 
 def combatant(creature: m.Creature, *, ranged: bool = False) -> Combatant:
@@ -45,6 +54,7 @@ def combatant(creature: m.Creature, *, ranged: bool = False) -> Combatant:
 
 
 def creature_values(creature: m.Creature, *, ranged: bool = False) -> dict[str, Any]:
+    """A creature's Aspects and the Attributs that apply in this mode (one blank row when it has none)."""
     c = combatant(creature, ranged=ranged)
     values: dict[str, Any] = {
         "name": c.name,
@@ -55,7 +65,7 @@ def creature_values(creature: m.Creature, *, ranged: bool = False) -> dict[str, 
         "taille": c.taille,
         "essence": c.essence,
     }
-    for i in range(max(ATTRIBUTE_ROWS, len(c.attributes))):
+    for i in range(max(1, len(c.attributes))):
         a = c.attributes[i] if i < len(c.attributes) else Attribute()
         values.update(
             {
@@ -70,6 +80,26 @@ def creature_values(creature: m.Creature, *, ranged: bool = False) -> dict[str, 
             }
         )
     return values
+
+
+def creature_preset_values(creature: m.Creature, *, ranged: bool = False) -> dict[str, Any]:
+    """:func:`creature_values`, and the rows beyond the creature's removed from the form (a ``False``
+    value deletes a field: the previous creature's Attributs do not survive under the new one's)."""
+    values = creature_values(creature, ranged=ranged)
+    rows = max(1, len([a for a in creature.attributes.all() if a.applies(ranged)]))
+    for i in range(rows, MAX_ATTRIBUTES):
+        values.update({f"attributes.{i}.{key}": False for key in ATTRIBUTE_FIELDS})
+    return values
+
+
+def creature_label(creature: m.Creature) -> str:
+    return creature_label_of({"name": creature.name, "taille": creature.taille})
+
+
+def creature_label_of(values: dict[str, Any]) -> str:
+    """« Wichtln (Taille −2) », from a creature preset's values."""
+    taille = int(values.get("taille") or 0)
+    return f"{values.get('name', '')} (Taille {signed(taille) if taille else 0})"
 
 
 def fighter_values(creature: m.Creature) -> dict[str, Any]:
@@ -91,56 +121,124 @@ def fighter_values(creature: m.Creature) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Tactic:
+    """A named tactic of the seed, written for its ``reference_cap`` (Sire Didimus: 4)."""
+
+    key: str
+    name: str
+    initiative: int
+    attack: int
+    defense: int
+    reference_cap: int
+
+
+def tactic_preset(t: Tactic, cap: int) -> Preset:
+    """``t`` scaled to ``cap`` (« Ship the seed's named tactics as presets, scaled to the character's cap »)."""
+    cap = max(0, min(cap, TACTIC_MAX))
+    s = scale_tactic(t.initiative, t.attack, t.defense, t.reference_cap, cap)
+    values = {"initiative": s.initiative, "attack": s.attack, "defense": s.defense}
+    line = lines.tactic_of(values, "")
+    return Preset(key=f"{t.key}.{cap}", label=f"{t.name} ({line})", values=values)
+
+
+NO_TACTIC_PRESET = Preset(NO_TACTIC, _("Aucune tactique"), {"initiative": 0, "attack": 0, "defense": 0})
+
+
+@dataclass(frozen=True)
+class TacticGroup(PresetGroup):
+    """The seed's named tactics, each at any cap: ``<tactic>.<cap>`` (the page lists the character's cap)."""
+
+    tactics: tuple[Tactic, ...] = ()
+
+    def find(self, key: str) -> Preset | None:
+        if key == NO_TACTIC:
+            return NO_TACTIC_PRESET
+        name, _sep, cap = key.rpartition(".")
+        t = next((t for t in self.tactics if t.key == name), None)
+        if t is None or not cap.isdigit():
+            return None
+        return tactic_preset(t, int(cap))
+
+    def at_cap(self, cap: int) -> list[Preset]:
+        return [tactic_preset(t, cap) for t in self.tactics]
+
+
+def tactics() -> tuple[Tactic, ...]:
+    return tuple(
+        Tactic(str(t.pk), t.name, t.initiative, t.attack, t.defense, t.reference_cap) for t in selectors.tactic_list()
+    )
+
+
 def tactic_presets() -> list[Preset]:
-    out: list[Preset] = []
-    for t in selectors.tactic_list():
-        for cap in TACTIC_CAPS:
-            s = scale_tactic(t.initiative, t.attack, t.defense, t.reference_cap, cap)
-            out.append(
-                Preset(
-                    key=f"{t.pk}.{cap}",
-                    label=_("{name}, plafond {cap} : I {i:+d} / A {a:+d} / D {d:+d}").format(
-                        name=t.name, cap=cap, i=s.initiative, a=s.attack, d=s.defense
-                    ),
-                    values={"initiative": s.initiative, "attack": s.attack, "defense": s.defense},
-                )
-            )
-    return out
+    return [tactic_preset(t, cap) for t in tactics() for cap in TACTIC_CAPS]
+
+
+def tactic_group(key: str, prefix: str, label: str) -> TacticGroup:
+    return TacticGroup(key, prefix, label, [NO_TACTIC_PRESET, *tactic_presets()], tactics=tactics())
 
 
 def _creature_presets(*, ranged: bool) -> list[Preset]:
+    """A creature au contact (``<pk>.m``) and à distance (``<pk>.r``): the page lists those of its mode;
+    the encounter's « Du bestiaire » lists both, hence the suffix of the label."""
     suffix = _("à distance") if ranged else _("au contact")
     return [
         Preset(
-            key=f"{c.pk}.{'r' if ranged else 'm'}", label=f"{c} — {suffix}", values=creature_values(c, ranged=ranged)
+            key=f"{c.pk}.{'r' if ranged else 'm'}",
+            label=f"{creature_label(c)} — {suffix}",
+            values=creature_preset_values(c, ranged=ranged),
         )
         for c in selectors.creature_list()
     ]
 
 
+def sg(n: int) -> str:
+    """A modifier in a label: ``+2``, ``−4``, ``0``."""
+    return signed(n) if n else "0"
+
+
+NO_BLOW = Preset(
+    BlowKind.NONE.value,
+    _("Aucun coup spécial"),
+    {"kind": BlowKind.NONE.value, "attack_malus": 0, "ranged_attack_malus": "", "defense_malus": 0, "effect_value": 0},
+)
+ON_FOOT = Preset("a_pied", _("À pied"), {"mounted": False, "name": "", "taille": 1, "habilete": 10})
+STILL = Preset(
+    "none", _("Immobile"), {"pace": "none", "malus": 0, "charge_bonus": 0, "divisor": 0}
+)  # the seed's table lists the paces; standing still is the absence of one
+
+
+def blow_label(b: m.SpecialBlow) -> str:
+    parts = []
+    if b.attack_malus:
+        parts.append(_("Attaque {n}").format(n=sg(b.attack_malus)))
+    if b.defense_malus:
+        parts.append(_("Défense {n}").format(n=sg(b.defense_malus)))
+    return f"{b.get_kind_display()} ({', '.join(parts)})" if parts else str(b.get_kind_display())
+
+
 def presets() -> list[PresetGroup]:
     creatures = _creature_presets(ranged=False) + _creature_presets(ranged=True)
-    mounts = [
+    mounts = [ON_FOOT] + [
         Preset(
             key=str(c.pk),
-            label=str(c),
+            label=creature_label(c),
             values={"mounted": True, "name": c.name, "taille": c.taille, "habilete": c.habilete},
         )
         for c in selectors.mount_list()
     ]
-    tactics = tactic_presets()
-    allures = [
+    allures = [STILL] + [
         Preset(
             key=a.pace,
-            label=str(a),
+            label=f"{a.get_pace_display()} ({sg(a.malus)})",
             values={"pace": a.pace, "malus": a.malus, "charge_bonus": a.charge_bonus, "divisor": a.divisor},
         )
         for a in selectors.allure_list()
     ]
-    blows = [
+    blows = [NO_BLOW] + [
         Preset(
             key=b.kind,
-            label=str(b),
+            label=blow_label(b),
             values={
                 "kind": b.kind,
                 "attack_malus": b.attack_malus,
@@ -153,36 +251,53 @@ def presets() -> list[PresetGroup]:
     ]
     return [
         PresetGroup("attacker", "attacker", _("Attaquant du bestiaire"), creatures),
-        PresetGroup("attacker_tactic", "attacker.tactic", _("Tactique de l'attaquant"), tactics),
-        PresetGroup("attacker_mount", "attacker.mount", _("Monture de l'attaquant"), mounts),
+        tactic_group("attacker_tactic", "attacker.tactic", _("Tactique")),
+        PresetGroup("attacker_mount", "attacker.mount", _("Monture"), mounts),
         PresetGroup("defender", "defender", _("Défenseur du bestiaire"), creatures),
-        PresetGroup("defender_tactic", "defender.tactic", _("Tactique du défenseur"), tactics),
-        PresetGroup("defender_mount", "defender.mount", _("Monture du défenseur"), mounts),
+        tactic_group("defender_tactic", "defender.tactic", _("Tactique")),
+        PresetGroup("defender_mount", "defender.mount", _("Monture"), mounts),
         PresetGroup("movement", "situation.movement", _("Allure de l'attaquant"), allures),
         PresetGroup("target_movement", "situation.target_movement", _("Allure de la cible"), allures),
         PresetGroup(
             "cover_material",
             "situation.cover",
-            _("Couverture à traverser"),
+            _("Au travers de"),
             [
-                Preset(str(c.pk), str(c), {"mode": "through", "material": c.name, "quarters": c.quarters})
-                for c in selectors.cover_material_list()
+                Preset(
+                    "aucune",
+                    _("Aucune couverture"),
+                    {"mode": "none", "material": "", "quarters": 0, "influence_bonus": "", "opacity_malus": 0},
+                ),
+                *(
+                    Preset(
+                        str(c.pk),
+                        f"{c.name} — {c.example} ({c.quarters}/4)",
+                        {"mode": "through", "material": c.name, "quarters": c.quarters},
+                    )
+                    for c in selectors.cover_material_list()
+                ),
             ],
         ),
         PresetGroup(
             "cover_opacity",
             "situation.cover",
-            _("Opacité de la couverture"),
-            [Preset(str(o.pk), str(o), {"opacity_malus": o.malus}) for o in selectors.cover_opacity_list()],
+            _("Opacité"),
+            [
+                Preset("0", _("Transparente (0)"), {"opacity_malus": 0}),
+                *(
+                    Preset(str(o.pk), f"{o.name} ({sg(o.malus)})", {"opacity_malus": o.malus})
+                    for o in selectors.cover_opacity_list()
+                ),
+            ],
         ),
         PresetGroup(
             "cover_exposed",
             "situation.cover",
-            _("Partie exposée (taille apparente)"),
+            _("Parties exposées"),
             [
                 Preset(
                     str(r.pk),
-                    f"{r.apparent_size} ({r.modifier:+d})",
+                    _("taille apparente : {size} ({n})").format(size=r.apparent_size, n=sg(r.modifier)),
                     {"mode": "exposed", "exposed_modifier": r.modifier},
                 )
                 for r in selectors.range_list()
@@ -192,25 +307,49 @@ def presets() -> list[PresetGroup]:
             "lighting",
             "situation",
             _("Éclairement"),
-            [Preset(str(x.pk), str(x), {"lighting": x.contact}) for x in selectors.lighting_list()],
+            [
+                Preset("plein_jour", _("Plein jour (0)"), {"lighting": 0}),
+                *(
+                    Preset(
+                        str(x.pk),
+                        _("{name} ({contact} au contact, {distance} à distance)").format(
+                            name=x.name, contact=sg(x.contact), distance=sg(x.distance)
+                        ),
+                        {"lighting": x.contact},
+                    )
+                    for x in selectors.lighting_list()
+                ),
+            ],
         ),
         PresetGroup(
             "difficulty",
             "situation",
             _("Difficulté du tir"),
-            [Preset(str(x.pk), f"{x} — {x.example}", {"difficulty": x.modifier}) for x in selectors.difficulty_list()],
+            [
+                Preset(str(x.pk), f"{x.task} ({sg(x.modifier)}) — {x.example}", {"difficulty": x.modifier})
+                for x in selectors.difficulty_list()
+            ],
         ),
         PresetGroup(
             "range",
             "situation",
             _("Portée"),
-            [Preset(str(x.pk), str(x), {"range_modifier": x.modifier}) for x in selectors.range_list()],
+            [
+                Preset(str(x.pk), f"{x.distance} ({sg(x.modifier)})", {"range_modifier": x.modifier})
+                for x in selectors.range_list()
+            ],
         ),
         PresetGroup(
             "terrain",
             "situation",
             _("Encombrement"),
-            [Preset(str(x.pk), str(x), {"terrain": x.modifier}) for x in selectors.terrain_list()],
+            [
+                Preset("degage", _("Terrain dégagé (0)"), {"terrain": 0}),
+                *(
+                    Preset(str(x.pk), f"{x.name} ({sg(x.modifier)})", {"terrain": x.modifier})
+                    for x in selectors.terrain_list()
+                ),
+            ],
         ),
         PresetGroup("blow", "blows.{row}", _("Coup spécial"), blows),
     ]
@@ -239,12 +378,12 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     ):
         if key in ("attack", "defense", "margin") and s.situation.target_inanimate:
             continue
-        rows.append((key, label, str(n[key])))
+        rows.append((key, label, lines.plain(n[key])))
     rows.append(
         (
             "essence_lost",
             _("Essence perdue") if not s.situation.target_inanimate else _("Dommages à l'objet"),
-            str(n["essence_lost"]),
+            lines.plain(n["essence_lost"]),
         )
     )
     if not s.situation.target_inanimate:
@@ -252,13 +391,13 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
             (
                 "essence_after",
                 _("Essence de {name}").format(name=s.defender.name or _("du défenseur")),
-                str(n["essence_after"]),
+                lines.plain(n["essence_after"]),
             )
         )
     for event in resolution.result.events_of("blow"):
         rows.append((f"effect_{event.data.get('blow')}", _("Effet"), event.label))
     if resolution.result.outcome == "incident" and not s.situation.target_inanimate:
-        rows.append(("self_loss", _("Incident : perte s'il se blesse lui-même"), str(n["self_loss"])))
+        rows.append(("self_loss", _("Incident : perte s'il se blesse lui-même"), lines.plain(n["self_loss"])))
     return rows
 
 
@@ -280,6 +419,70 @@ def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]
     return out
 
 
+def _group(key: str, label: str, prefix: str, names: tuple[str, ...], describe: Any) -> TableValues:
+    return TableValues(key, label, tuple(f"{prefix}.{n}" for n in names), describe)
+
+
+TABLE_VALUES = (
+    # a combatant's (row: "attacker" or "defender")
+    _group(
+        "aspects",
+        _("Aspects"),
+        "{row}",
+        ("vigilance", "habilete", "puissance", "resistance", "taille", "essence"),
+        lines.french(lines.aspects),
+    ),
+    _group(
+        "tactic", _("Modifications"), "{row}.tactic", ("initiative", "attack", "defense"), lines.french(lines.tactic)
+    ),
+    _group(
+        "modifiers",
+        _("Bonus/malus occasionnels"),
+        "{row}.modifiers",
+        ("initiative", "attack", "defense", "damage", "soak"),
+        lines.french(lines.modifiers),
+    ),
+    _group(
+        "mount",
+        _("Monture"),
+        "{row}.mount",
+        ("mounted", "name", "taille", "habilete", "riding_affinity"),
+        lines.french(lines.mount),
+    ),
+    _group(
+        "blow",
+        _("Valeurs"),
+        "blows.{row}",
+        ("kind", "attack_malus", "ranged_attack_malus", "defense_malus", "effect_value"),
+        lines.french(lines.blow),
+    ),
+    TableValues("previous", _("Activité précédente"), ("previous_loss",), lines.french(lines.previous_loss)),
+    _group(
+        "movement",
+        _("Valeurs"),
+        "situation.movement",
+        ("pace", "malus", "charge_bonus", "divisor"),
+        lines.french(lines.movement),
+    ),
+    _group(
+        "target_movement",
+        _("Valeurs"),
+        "situation.target_movement",
+        ("pace", "malus", "charge_bonus", "divisor"),
+        lines.french(lines.target_movement),
+    ),
+    TableValues("lighting", _("Valeurs"), ("situation.lighting",), lines.french(lines.lighting)),
+    _group("shot", _("Tir"), "situation", ("difficulty", "range_modifier", "terrain"), lines.french(lines.shot)),
+    _group(
+        "cover",
+        _("Couverture"),
+        "situation.cover",
+        ("mode", "material", "exposed_modifier", "quarters", "owner_encaissement", "influence_bonus", "opacity_malus"),
+        lines.french(lines.cover),
+    ),
+)
+
+
 PLUGIN = register(
     WebPlugin(
         slug="feerie",
@@ -289,6 +492,8 @@ PLUGIN = register(
         hidden=("situation.surfaces",),
         summary=summary,
         variations=variations,
+        table_values=TABLE_VALUES,
+        settle=settle_exchange,
     )
 )
 
@@ -297,24 +502,28 @@ PLUGIN = register(
 
 
 def action_presets() -> list[PresetGroup]:
-    fighters = [Preset(str(c.pk), str(c), fighter_values(c)) for c in selectors.creature_list()]
+    fighters = [Preset(str(c.pk), creature_label(c), fighter_values(c)) for c in selectors.creature_list()]
     return [
         PresetGroup("fighter", "fighters.{row}", _("Combattant du bestiaire"), fighters),
-        PresetGroup("fighter_tactic", "fighters.{row}.tactic", _("Tactique"), tactic_presets()),
+        tactic_group("fighter_tactic", "fighters.{row}.tactic", _("Tactique")),
     ]
 
 
 def action_summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     n = resolution.result.numbers
     s = resolution.scenario
-    rows: list[tuple[str, str, str]] = [("top", _("Début du décompte"), str(n["top"]))]
+    rows: list[tuple[str, str, str]] = [("top", _("Début du décompte"), lines.plain(n["top"]))]
+    names = [f.name for f in s.fighters]
     for i, f in enumerate(s.fighters):
         rows.append(
             (
                 f"fighter_{i}",
-                f"{i} — {f.name}",
+                f.name if f.name and names.count(f.name) == 1 else _("{name} (n°{n})").format(name=f.name, n=i + 1),
                 _("Initiative {init}, Défense {d}, Essence {e}, malus de l'Action suivante {m}").format(
-                    init=n[f"initiative_{i}"], d=n[f"defense_{i}"], e=n[f"essence_{i}"], m=n[f"next_malus_{i}"]
+                    init=lines.plain(n[f"initiative_{i}"]),
+                    d=lines.plain(n[f"defense_{i}"]),
+                    e=lines.plain(n[f"essence_{i}"]),
+                    m=lines.plain(n[f"next_malus_{i}"]),
                 ),
             )
         )
@@ -354,6 +563,56 @@ def action_defaults() -> dict[str, Any]:
     return {**selectors.settings_data(), "activities": [dict(a) for a in DEFAULT_DECLARATIONS]}
 
 
+ACTION_TABLE_VALUES = (
+    _group(
+        "fighter",
+        _("Valeurs"),
+        "fighters.{row}",
+        (
+            "vigilance",
+            "initiative_bonus",
+            "affinities",
+            "attack",
+            "defense",
+            "damage",
+            "soak",
+            "essence",
+            "taille",
+            "tactic_cap",
+        ),
+        lines.french(lines.fighter),
+    ),
+    _group(
+        "fighter_tactic",
+        _("Modifications"),
+        "fighters.{row}.tactic",
+        ("initiative", "attack", "defense"),
+        lines.french(lines.fighter_tactic),
+    ),
+    _group(
+        "fighter_state",
+        _("État"),
+        "fighters.{row}",
+        ("surprised", "ambush_margin", "carried_malus", "initiative", "open_angles"),
+        lines.french(lines.fighter_state),
+    ),
+    _group(
+        "activity",
+        _("Options"),
+        "activities.{row}",
+        ("ranged", "blunt", "aim", "rank", "bonus", "term"),
+        lines.french(lines.activity),
+    ),
+    _group(
+        "change",
+        _("Changement d'intention"),
+        "activities.{row}.change",
+        ("rank", "note", "new_tactic", "tactic.initiative", "tactic.attack", "tactic.defense"),
+        lines.french(lines.change),
+    ),
+)
+
+
 ACTION_PLUGIN = register(
     WebPlugin(
         slug="feerie-action",
@@ -363,5 +622,7 @@ ACTION_PLUGIN = register(
         hidden=("surfaces",),
         summary=action_summary,
         variations=action_variations,
+        table_values=ACTION_TABLE_VALUES,
+        settle=settle_action,
     )
 )

@@ -434,7 +434,7 @@ def test_the_poignard_de_cristal_change_of_intention_over_two_actions(
     assert "Rang 15 : Moi change d'intention (l'adversaire est hors de combat) ; Défense −6" in page
     assert f"Rang {rank} : Moi — crache un souffle de flammes" in page
     assert f"Moi : Attaque 16 {modifier:+d} + dés +0 = {16 + modifier}".replace("-", "−") in page
-    assert f"0 — Moi Initiative 13, Défense {defense}, Essence 20, malus de l'Action suivante -4" in page
+    assert f"Moi Initiative 13, Défense {defense}, Essence 20, malus de l'Action suivante −4" in page
     s = states(encounter)
     assert s["Gobelin"]["essence"] == 0
     assert s["Moi"]["next_malus"] == -4
