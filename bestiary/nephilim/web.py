@@ -1,15 +1,19 @@
-"""The Nephilim page plug-in: template, bestiary presets, Résultat final and margin variations."""
+"""The Nephilim page plug-in: template, bestiary presets, table values, the settled scene, Résultat
+final and margin variations."""
 
 from typing import Any
 
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from bestiary.nephilim import selectors
-from bestiary.nephilim.models import Effect, Protection, _flat
+from bestiary.nephilim.models import Ammunition, Effect, Protection, Weapon, _flat
+from bestiary.nephilim.settle import settle
+from bestiary.nephilim.summaries import TABLE_VALUES
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
 from rulesets.core.request import Resolution
 from rulesets.nephilim.engine import plan
-from rulesets.nephilim.model import DEFENDERS_MAX
+from rulesets.nephilim.model import DEFENDERS_MAX, ApproachKind, Mode
 
 
 def _presets(rows: list[Any], values: Any) -> list[Preset]:
@@ -24,9 +28,28 @@ def combatant(creature: Any) -> dict[str, Any]:
     }
 
 
+def weapon_label(weapon: Weapon) -> str:
+    """« Épée/hache (2 PHYS) » ; a ranged or thrown weapon says so: choosing it changes the attack."""
+    if weapon.category == Mode.MELEE:
+        return str(weapon)
+    return f"{weapon} — {Mode(weapon.category).label.removeprefix('Distance — ')}"
+
+
+def ammunition_key(weapon_name: str) -> str:
+    """The preset group of the ammunition a firearm takes (the template computes the same key)."""
+    return slugify(f"ammunition_{weapon_name}")
+
+
+def _ammunition_for(weapon: Weapon, rows: list[Ammunition]) -> list[Ammunition]:
+    return [m for m in rows if m.compatible_id is None or m.compatible_id == weapon.pk]
+
+
 def presets() -> list[PresetGroup]:
     creatures = selectors.creature_list()
     weapons = selectors.weapon_list()
+    approaches = selectors.approach_list()
+    defences = selectors.defence_list()
+    ammunitions = selectors.ammunition_list()
     armours = selectors.protection_list(
         Protection.Family.MUNDANE, Protection.Family.PHALANGE, Protection.Family.INVOCATION
     )
@@ -37,24 +60,70 @@ def presets() -> list[PresetGroup]:
     def protection(p: Protection) -> dict[str, Any]:
         return p.as_scenario()
 
+    def approach_values(a: Any) -> dict[str, Any]:
+        return _flat(a.as_scenario())
+
+    def defence_values(d: Any) -> dict[str, Any]:
+        return _flat(d.as_scenario())
+
+    def ammunition_values(m: Ammunition) -> dict[str, Any]:
+        return m.as_scenario()
+
     return [
         PresetGroup(
             "attacker", "attacker", _("Attaquant du bestiaire"), _presets(creatures, lambda c: c.as_attacker())
         ),
         # both halves of a creature, for an encounter's combatant (the page itself never shows it)
         PresetGroup("combatant", "", _("Combattant du bestiaire"), _presets(creatures, combatant)),
-        PresetGroup(
-            "approach",
-            "attacker.approach",
-            _("Approche"),
-            _presets(selectors.approach_list(), lambda a: _flat(a.as_scenario())),
+        # the whole tables of approaches, defence types and ammunition, which the encounter and the
+        # settled page read (the page offers those of the attack type, of the firearm)
+        PresetGroup("approach", "attacker.approach", _("Approche"), _presets(approaches, approach_values)),
+        PresetGroup("defence", "defenders.{row}.defence", _("Type de défense"), _presets(defences, defence_values)),
+        PresetGroup("ammunition", "attacker.ammunition", _("Munition"), _presets(ammunitions, ammunition_values)),
+        *(
+            PresetGroup(
+                f"approach_{mode.value}",
+                "attacker.approach",
+                _("Approche"),
+                _presets([a for a in approaches if ApproachKind(a.kind).mode is mode], approach_values),
+            )
+            for mode in Mode
         ),
-        PresetGroup("weapon", "attacker.weapon", _("Arme"), _presets(weapons, lambda w: _flat(w.as_scenario()))),
+        *(
+            PresetGroup(
+                f"defence_{mode.value}",
+                "defenders.{row}.defence",
+                _("Type de défense"),
+                [
+                    Preset(key=str(d.pk), label=d.name, values=defence_values(d))
+                    for d in defences
+                    if d.context == mode.value
+                ],
+            )
+            for mode in Mode
+        ),
         PresetGroup(
-            "ammunition",
+            "weapon",
+            "attacker.weapon",
+            _("Arme"),
+            [Preset(key=str(w.pk), label=weapon_label(w), values=_flat(w.as_scenario())) for w in weapons],
+        ),
+        *(
+            PresetGroup(
+                ammunition_key(w.name),
+                "attacker.ammunition",
+                _("Munition"),
+                _presets(_ammunition_for(w, ammunitions), ammunition_values),
+            )
+            for w in weapons
+            if w.firearm
+        ),
+        # a firearm renamed at the table: the ammunition every firearm takes
+        PresetGroup(
+            "ammunition_any",
             "attacker.ammunition",
             _("Munition"),
-            _presets(selectors.ammunition_list(), lambda m: m.as_scenario()),
+            _presets([m for m in ammunitions if m.compatible_id is None], ammunition_values),
         ),
         PresetGroup(
             "attacker_effect",
@@ -64,12 +133,6 @@ def presets() -> list[PresetGroup]:
         ),
         PresetGroup(
             "defender", "defenders.{row}", _("Défenseur du bestiaire"), _presets(creatures, lambda c: c.as_defender())
-        ),
-        PresetGroup(
-            "defence",
-            "defenders.{row}.defence",
-            _("Type de défense"),
-            _presets(selectors.defence_list(), lambda d: _flat(d.as_scenario())),
         ),
         PresetGroup("armour", "defenders.{row}.armour", _("Armure"), _presets(armours, protection)),
         PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), _presets(shields, protection)),
@@ -160,5 +223,7 @@ PLUGIN = register(
         presets=presets,
         summary=summary,
         variations=variations,
+        table_values=TABLE_VALUES,
+        settle=settle,
     )
 )
