@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -136,6 +137,8 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             flat_result = permalink_scenario(resolution, plugin.hidden)
             link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
             if request.method == "POST" and not request.htmx:
+                for note in settled.notes:  # what settle changed, shown on the result's page
+                    messages.info(request, note)
                 return HttpResponseRedirect(carry(in_encounter, link) + RESULT_ANCHOR, status=303)
     elif scenario is None and data is not None:
         # show why the live panels are empty, on the fields at fault
@@ -177,7 +180,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             # the dice, and the scene and the odds out of band
             context["oob"] = True
             body = "".join(
-                render_to_string(f"{template}#{part}", context, request) for part in ("live", "scene", "odds")
+                render_to_string(f"{template}#{part}", context, request) for part in ("live", "scene", "odds", "notes")
             )
             if live_post and data is not None:
                 body += live_extras(request, plugin, form, context, data)

@@ -267,3 +267,18 @@ def test_a_resolve_that_settles_sends_the_whole_calculator(client, monkeypatch):
     assert body.lstrip().startswith('<div id="calculator"')
     assert 'id="story"' in body
     assert "Stress 1." in body
+
+
+def test_settle_notes_reach_the_result_page_without_javascript_and_a_quiet_live_change_clears_them(client, monkeypatch):
+    from calculator import plugins as registry
+
+    def settle(data):
+        return (
+            registry.Settled({"pc.stress": "1"}, ["Stress 1."]) if data.get("pc.stress") != "1" else registry.Settled()
+        )
+
+    monkeypatch.setitem(registry._PLUGINS, "encore", replace(registry.get("encore"), settle=settle))
+    response = client.post("/encore/", encore_data(client) | {"pc.stress": "0"}, follow=True)
+    assert "Stress 1." in response.content.decode()
+    quiet = client.post("/encore/", encore_data(client) | {"pc.stress": "1", "_live": "1"}, **HTMX).content.decode()
+    assert re.search(r'<div id="settle-notes"[^>]*hx-swap-oob="true">\s*</div>', quiet)

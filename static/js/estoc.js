@@ -154,6 +154,38 @@
     return true;
   }
 
+  // A redraw of the whole calculator (a bestiary pick, a settled change) keeps the panels the game
+  // master had opened: « Ajuster » blocks by their key, sections by their title.
+  function panelKey(details) {
+    var summary = details.querySelector(":scope > summary");
+    return details.dataset.adjust ? "adjust:" + details.dataset.adjust : "title:" + (summary ? summary.textContent.replace(/\s+/g, " ").trim() : "");
+  }
+  var openPanels = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    openPanels = null;
+    if (target && target.id === "calculator") {
+      openPanels = {};
+      Array.prototype.forEach.call(target.querySelectorAll("#scenario-form details[open]"), function (d) {
+        openPanels[panelKey(d)] = true;
+      });
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!openPanels) {
+      return;
+    }
+    var calculator = document.getElementById("calculator");
+    if (calculator) {
+      Array.prototype.forEach.call(calculator.querySelectorAll("#scenario-form details:not([open])"), function (d) {
+        if (openPanels[panelKey(d)]) {
+          d.open = true;
+        }
+      });
+    }
+    openPanels = null;
+  });
+
   // Resolving: the button is disabled (hx-disabled-elt) and shows progress; the results are busy.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt;

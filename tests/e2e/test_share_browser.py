@@ -49,7 +49,11 @@ def test_share_a_result_open_it_elsewhere_and_download_the_png(browser, live_ser
 
 def test_a_shared_result_reads_on_a_phone_and_its_png_keeps_its_width(browser, live_server, bestiary, tmp_path, shot):
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, accept_downloads=True, device_scale_factor=1
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        accept_downloads=True,
+        device_scale_factor=1,
     )
     page = context.new_page()
     page.goto(f"{live_server.url}/nephilim/")
@@ -59,8 +63,11 @@ def test_a_shared_result_reads_on_a_phone_and_its_png_keeps_its_width(browser, l
     page.wait_for_url("**/r/*")
     # the whole capture, its values column included, is inside the screen: nothing sideways
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    rights = page.eval_on_selector_all("#capture .tech-table td.value", "cells => cells.map(c => c.getBoundingClientRect().right)")
-    assert rights and max(rights) <= 390
+    rights = page.eval_on_selector_all(
+        "#capture .tech-table td.value", "cells => cells.map(c => c.getBoundingClientRect().right)"
+    )
+    assert rights
+    assert max(rights) <= 390
     shot(page, "share-nephilim-phone")
     with page.expect_download() as info:
         page.click("#download-png")

@@ -198,3 +198,22 @@ def test_the_other_pages_have_no_console_error_and_no_sideways_scroll(
     _context, page, errors = open_page(browser, live_server.url + path, viewport, touch, contexts)
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     assert errors == [], f"{path} {label}: {errors}"
+
+
+@pytest.mark.parametrize("path", ["/encore/", "/nephilim/"])
+def test_a_bestiary_pick_keeps_the_place_and_the_open_panels(browser, contexts, live_server, bestiary, path):
+    """The page does not jump when htmx redraws the calculator (Chrome's scroll anchoring on a
+    focused <summary> sent it to the bottom), and the panels the game master opened stay open."""
+    _context, page, errors = open_page(browser, live_server.url + path, PHONE_390, True, contexts)
+    page.locator("#scenario-form details.adjust > summary").first.click()
+    page.locator("#scenario-form summary").last.click()
+    select = page.locator("#scenario-form select[data-load]:visible").first
+    select.scroll_into_view_if_needed()
+    before = page.evaluate("scrollY")
+    opened = page.evaluate("[...document.querySelectorAll('#scenario-form details[open]')].length")
+    select.select_option(index=1)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(400)
+    assert abs(page.evaluate("scrollY") - before) < 80
+    assert page.evaluate("[...document.querySelectorAll('#scenario-form details[open]')].length") >= opened
+    assert errors == []
