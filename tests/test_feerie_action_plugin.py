@@ -108,3 +108,18 @@ def test_the_action_page_opens_on_the_rubezahl_and_serpent_fight(client, tables:
         assert '<option value="attack" selected>' in select
     assert "hypnotiser Rübezahl" in html
     assert "assomme le Serpent" in html
+
+
+def test_the_dice_of_an_attack_count_activities_from_one_as_the_page_does() -> None:
+    """The dice bar names « Activité n°1 » the activity the form shows as « Activité n°1 »."""
+    import dataclasses
+
+    from rulesets.feerie.action import Activity, ActivityKind
+
+    attack = Activity(actor=0, kind=ActivityKind.ATTACK, targets="1")
+    scenario = dataclasses.replace(
+        ACTION.scenario_type(), activities=(attack, dataclasses.replace(attack, actor=1, targets="0"))
+    )
+    labels = [slot.label for slot in ACTION.dice_for(scenario).slots if slot.label.startswith("Activité")]
+    assert labels[0].startswith("Activité n°1 (Rübezahl)")
+    assert labels[-1].startswith("Activité n°2 (Serpent à Sornettes)")

@@ -276,7 +276,8 @@ def dice_for(s: ActionScenario) -> DiceSpec:
             term(f"init.{i}", _("Initiative de {name}").format(name=f.name))
     for j, act in enumerate(s.activities):
         if act.kind is ActivityKind.ATTACK and act.term is None and act.actor < len(s.fighters):
-            term(f"act.{j}", _("Activité {j} ({name})").format(j=j, name=s.fighters[act.actor].name))
+            # people count activities from 1 (the page's « Activité n°1 »); the key keeps the index
+            term(f"act.{j}", _("Activité n°{n} ({name})").format(n=j + 1, name=s.fighters[act.actor].name))
     return DiceSpec(tuple(slots))
 
 
