@@ -42,7 +42,7 @@ class Fields(HTMLParser):
                 "name": a["name"],
                 "tag": tag,
                 "type": a.get("type", ""),
-                "hidden": not all(self.details),
+                "hidden": not all(self.details) or a.get("type") == "hidden",
                 "value": a.get("value", ""),
                 "checked": "checked" in a,
                 "attrs": a,
