@@ -186,6 +186,36 @@
     openPanels = null;
   });
 
+  // A live redraw of exactly what was just resolved is dropped: leaving a field by tapping
+  // « Résoudre » fires its change event, whose redraw would arrive after the result and draw the
+  // scene as it was before the exchange (Quadrature's living sheet after « Résoudre »).
+  function formState(form) {
+    var parts = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name.charAt(0) !== "_" && typeof value === "string") {
+        parts.push(name + "=" + value);
+      }
+    });
+    return parts.join("&");
+  }
+  var resolvedState = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var form = document.getElementById("scenario-form");
+    if (!form) {
+      return;
+    }
+    if (elt === form) {
+      resolvedState = formState(form);
+    } else if (elt instanceof Element && elt.classList.contains("choices") && resolvedState !== null) {
+      if (formState(form) === resolvedState) {
+        event.preventDefault();
+      } else {
+        resolvedState = null;
+      }
+    }
+  });
+
   // Resolving: the button is disabled (hx-disabled-elt) and shows progress; the results are busy.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt;
