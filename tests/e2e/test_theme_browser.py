@@ -231,3 +231,14 @@ def test_the_worker_installs_caches_the_static_files_and_offline_shows_the_frenc
     expect(page.locator("h1")).to_have_text("Nephilim Légende")
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("slug", PAGES)
+def test_the_light_theme_is_readable_at_wcag_aa_too(browser, live_server, bestiary, slug):
+    context = browser.new_context(color_scheme="light", locale="fr-FR", **PHONE_CONTEXT)
+    page = context.new_page()
+    page.goto(live_server.url + PAGES[slug])
+    resolve(page, 7)
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    assert page.evaluate(CONTRAST_SCAN) == []
+    context.close()
