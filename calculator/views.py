@@ -211,11 +211,12 @@ def live_extras(
     request: HttpRequest, plugin: plugins.WebPlugin, form: ScenarioForm, context: dict[str, Any], data: QueryDict
 ) -> str:
     """What else a live change redraws, out of band: the plug-in's ``result_oob`` parts (they show
-    the scenario as typed), and the « Ajuster » lines the page has (``_adjusted``, sent by estoc.js:
-    ``weapon``, ``defence.1``…), since a typed number changes its line."""
+    the scenario as typed), and the « Ajuster » lines the page shows (``_adjusted``, sent by
+    estoc.js: ``key:row`` of each line, ``weapon:``, ``defence:1``, ``weapon:attacker``…), since a
+    typed number changes its line."""
     out = [render_to_string(extra, context, request) for extra in plugin.result_oob]
     for item in data.get("_adjusted", "").split(",")[:MAX_ADJUSTED]:
-        key, _dot, row = item.rpartition(".") if item.rpartition(".")[2].isdigit() else (item, "", "")
+        key, _colon, row = item.partition(":")
         if plugin.table(key) is not None:
             out.append(adjust_line(form, key, row, oob=True))
     return "".join(out)

@@ -245,8 +245,11 @@ def test_a_live_change_redraws_the_ajuster_lines_the_page_shows(client, monkeypa
     plugin = registry.get("encore")
     monkeypatch.setitem(registry._PLUGINS, "encore", replace(plugin, table_values=(*plugin.table_values, table)))
     data = encore_data(client) | {"pc.weapon": "4", "_live": "1"}
-    body = client.post("/encore/", data | {"_adjusted": "pc_arms,unknown,pc_arms.3"}, **HTMX).content.decode()
-    assert '<span class="adjust-line" id="adjust-pc_arms" hx-swap-oob="true">arme 4</span>' in body
+    body = client.post("/encore/", data | {"_adjusted": "pc_arms:,unknown:,nokey"}, **HTMX).content.decode()
+    assert (
+        '<span class="adjust-line" id="adjust-pc_arms" data-key="pc_arms" data-row="" hx-swap-oob="true">arme 4</span>'
+        in body
+    )
     assert "unknown" not in body
     quiet = client.post("/encore/", data, **HTMX).content.decode()
     assert "adjust-line" not in quiet

@@ -144,38 +144,60 @@ def adjust_parts(form: ScenarioForm, key: str, row: Any = "") -> tuple[Any, list
 
 
 def adjust_line(form: ScenarioForm, key: str, row: Any = "", oob: bool = False) -> SafeString:
-    """The read-only line of a table values block; sent out of band when a live change moves it."""
+    """The read-only line of a table values block. Its id and data attributes let a live change
+    redraw it out of band (estoc.js names the lines the page shows, views.live_extras draws them)."""
     parts = adjust_parts(form, key, row)
     if parts is None:
         return SafeString("")
     return format_html(
-        '<span class="adjust-line" id="adjust-{}"{}>{}</span>',
+        '<span class="adjust-line" id="adjust-{}" data-key="{}" data-row="{}"{}>{}</span>',
         _path(key, row).replace(".", "-"),
+        key,
+        row,
         SafeString(' hx-swap-oob="true"') if oob else "",
         parts[2],
     )
 
 
-@register.simple_tag(takes_context=True)
-def adjust(context: template.Context, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
-    """A plug-in's table values (``WebPlugin.table_values``): one read-only line with an
-    « Ajuster » disclosure holding their fields, open when one of them is in error."""
-    parts = adjust_parts(form, key, row)
-    if parts is None:
-        return SafeString("")
-    table, bound, _line = parts
-    errors = any(bf.errors for bf in bound)
+def _adjust_details(form: ScenarioForm, key: str, row: Any, body: str, errors: bool) -> SafeString:
+    table = form.plugin.table(key)
+    assert table is not None
     return format_html(
         '<details class="adjust" data-adjust="{key}"{open}><summary>'
         '<span class="adjust-label">{label}</span> {line} '
-        '<span class="adjust-toggle">{toggle}</span></summary><div class="fields">{fields}</div></details>',
+        '<span class="adjust-toggle">{toggle}</span></summary>{body}</details>',
         key=_path(key, row),
         open=SafeString(" open") if errors else "",
         label=table.label,
         line=adjust_line(form, key, row),
         toggle=_("Ajuster"),
-        fields=SafeString("".join(render_field(bf) for bf in bound)),
+        body=SafeString(body),
     )
+
+
+@register.simple_tag
+def adjust(form: ScenarioForm, key: str, row: Any = "") -> SafeString:
+    """A plug-in's table values (``WebPlugin.table_values``): one read-only line with an
+    « Ajuster » disclosure holding their fields, open when one of them is in error."""
+    parts = adjust_parts(form, key, row)
+    if parts is None:
+        return SafeString("")
+    bound = parts[1]
+    body = format_html('<div class="fields">{}</div>', SafeString("".join(render_field(bf) for bf in bound)))
+    return _adjust_details(form, key, row, body, any(bf.errors for bf in bound))
+
+
+@register.simple_block_tag
+def adjust_block(content: str, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
+    """``{% adjust %}`` whose body the template writes (rows with their own buttons, say): the same
+    line and disclosure, open when a field of the table values, or one in the body, is in error."""
+    parts = adjust_parts(form, key, row)
+    errors = parts is not None and any(bf.errors for bf in parts[1])
+    if parts is None:
+        if form.plugin.table(key) is None:
+            raise template.TemplateSyntaxError(f"{form.plugin.slug}: no table values named {key!r}")
+        return SafeString(content)
+    return _adjust_details(form, key, row, content, errors or "is-invalid" in content)
 
 
 @register.simple_tag

@@ -32,8 +32,8 @@
     if (!(elt instanceof Element) || !elt.classList.contains("choices")) {
       return;
     }
-    var keys = Array.prototype.map.call(document.querySelectorAll("#scenario-form details.adjust[data-adjust]"), function (d) {
-      return d.dataset.adjust;
+    var keys = Array.prototype.map.call(document.querySelectorAll("#scenario-form .adjust-line[data-key]"), function (line) {
+      return line.dataset.key + ":" + line.dataset.row;
     });
     if (keys.length) {
       event.detail.parameters._adjusted = keys.join(",");

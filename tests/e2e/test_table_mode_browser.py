@@ -217,3 +217,26 @@ def test_a_bestiary_pick_keeps_the_place_and_the_open_panels(browser, contexts, 
     assert abs(page.evaluate("scrollY") - before) < 80
     assert page.evaluate("[...document.querySelectorAll('#scenario-form details[open]')].length") >= opened
     assert errors == []
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_number_typed_behind_ajuster_redraws_its_line_live(browser, contexts, live_server, bestiary, path):
+    """A live change sends the « Ajuster » lines out of band: each must find its place (an
+    out-of-band part without a target is a console error), and the line follows the number."""
+    _context, page, errors = open_page(browser, live_server.url + path, PHONE_390, True, contexts)
+    block = page.locator(
+        "#scenario-form details.adjust:has(.adjust-line[data-key]):has(input.num) >> visible=true"
+    ).first
+    block.locator("summary").click()
+    field = block.locator("input.num").first
+    line = block.locator(".adjust-line")
+    before = line.inner_text()
+    value = field.input_value()
+    field.fill(str(int(value) + 1) if value.lstrip("-").isdigit() else "1")
+    field.dispatch_event("change")
+    page.wait_for_timeout(400)
+    page.wait_for_load_state("networkidle")
+    assert errors == [], f"{path}: {errors}"
+    assert page.locator(f"#{line.get_attribute('id')}").count() == 1
+    if page.locator("#scenario-form .is-invalid").count() == 0:
+        assert line.inner_text() != before or not before, f"{path}: « {before} » did not follow the number"

@@ -221,33 +221,6 @@ def hidden_field(form: ScenarioForm, *parts: Any) -> SafeString:
     return format_html('<input type="hidden" name="{}" value="{}">', name, "" if value is None else value)
 
 
-@register.simple_block_tag
-def adjust_block(content: str, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
-    """``{% adjust %}`` with a body of its own (dice rows and their buttons): the summary line of
-    the plug-in's table values, the body on demand, open when a field in it is in error."""
-    table = form.plugin.table(key)
-    if table is None:
-        raise template.TemplateSyntaxError(f"{form.plugin.slug}: no table values named {key!r}")
-    values = {
-        declared: form[name].value()
-        for declared, name in zip(table.fields, table.paths(row), strict=True)
-        if name in form.fields
-    }
-    line = table.describe(values) if table.describe is not None else ""
-    errors = any(form[name].errors for name in table.paths(row) if name in form.fields) or "is-invalid" in content
-    return format_html(
-        '<details class="adjust" data-adjust="{key}"{open}><summary>'
-        '<span class="adjust-label">{label}</span> <span class="adjust-line">{line}</span> '
-        '<span class="adjust-toggle">{toggle}</span></summary>{body}</details>',
-        key=_name(key, row),
-        open=SafeString(" open") if errors else "",
-        label=table.label,
-        line=line,
-        toggle=_("Ajuster"),
-        body=SafeString(content),
-    )
-
-
 @register.simple_tag
 def board_verdict(scenario: Scenario | None) -> str:
     """What the grid allows, for the folded section's title: « de face, au contact », « impossible : … »."""

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.forms import BoundField
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -19,7 +20,7 @@ from bestiary.feerie.state import ATTRIBUTE_FLAGS, Scene
 from bestiary.feerie.web import NO_TACTIC, TacticGroup, creature_label_of
 from calculator.forms import ScenarioForm
 from calculator.plugins import Preset, PresetGroup
-from calculator.templatetags.estoc import render_field
+from calculator.templatetags.estoc import adjust_parts, render_field
 from rulesets.feerie.model import Mode
 
 register = template.Library()
@@ -297,39 +298,29 @@ def fighter_legend(form: ScenarioForm, row: int) -> str:
 # --- « Ajuster » disclosures written in the templates -------------------------------------------------------
 
 
-def _table_paths(form: ScenarioForm, key: str, row: Any) -> list[tuple[str, str]]:
-    table = form.plugin.table(key)
-    if table is None:
-        raise template.TemplateSyntaxError(f"{form.plugin.slug}: no table values named {key!r}")
-    return [(d, p) for d, p in zip(table.fields, table.paths(row), strict=True) if p in form.fields]
+def _parts(form: ScenarioForm, key: str, row: Any) -> list[BoundField]:
+    parts = adjust_parts(form, key, row)
+    return parts[1] if parts is not None else []
 
 
 @register.simple_tag
-def adjust_line(form: ScenarioForm, key: str, row: Any = "") -> str:
-    """The summary line of a plug-in's table values (as ``{% adjust %}`` writes it)."""
-    table = form.plugin.table(key)
-    assert table is not None
-    assert table.describe is not None
-    return table.describe({d: form[p].value() for d, p in _table_paths(form, key, row)})
-
-
-@register.simple_tag
-def adjust_open(form: ScenarioForm, key: str, row: Any = "") -> str:
-    """`` open`` when a field of these table values is in error (the disclosure shows it)."""
-    return " open" if any(form[p].errors for _d, p in _table_paths(form, key, row)) else ""
+def table_line(form: ScenarioForm, key: str, row: Any = "") -> str:
+    """The summary line of a plug-in's table values (as ``{% adjust %}`` writes it), for a disclosure
+    that gathers several of them."""
+    parts = adjust_parts(form, key, row)
+    return parts[2] if parts is not None else ""
 
 
 @register.simple_tag
 def adjusts_open(form: ScenarioForm, row: Any, *keys: str) -> str:
-    """`` open`` when a field of any of these table values is in error."""
-    return " open" if any(adjust_open(form, key, row) for key in keys) else ""
+    """`` open`` when a field of any of these table values is in error (the disclosure shows it)."""
+    return " open" if any(bf.errors for key in keys for bf in _parts(form, key, row)) else ""
 
 
 @register.simple_tag
-def adjust_fields(form: ScenarioForm, key: str, row: Any = "") -> SafeString:
+def table_fields(form: ScenarioForm, key: str, row: Any = "") -> SafeString:
     return format_html(
-        '<div class="fields">{}</div>',
-        SafeString("".join(render_field(form[p]) for _d, p in _table_paths(form, key, row))),
+        '<div class="fields">{}</div>', SafeString("".join(render_field(bf) for bf in _parts(form, key, row)))
     )
 
 
