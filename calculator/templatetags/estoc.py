@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -211,33 +212,74 @@ def value(form: ScenarioForm, *parts: Any) -> Any:
     return form.raw(name) if name in form.fields else None
 
 
-@register.simple_tag(takes_context=True)
-def preset_select(context: template.Context, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
-    """A bestiary select that fills a group of fields, with a no-JavaScript "Charger" button."""
-    groups = context.get("preset_groups") or {}
-    group = groups.get(key)
-    if group is None or not group.presets:
-        return SafeString("")
-    name = _path("preset", key, row)
-    selected = str(form.data.get(name, "")) if form.is_bound else ""
-    options = format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        ((p.key, " selected" if p.key == selected else "", p.label) for p in group.presets),
+def select_html(
+    name: str, label: str, options: Iterable[tuple[str, str, str]], selected: str, placeholder: str | None = None
+) -> SafeString:
+    """A bestiary select (it loads its entry at once with JavaScript, with « Charger » without):
+    ``options`` are (key, label, reason); an entry with a reason is impossible here, shown disabled
+    with it."""
+    items = [
+        format_html('<option value="{}" disabled>{} — {}</option>', key, text, reason)
+        if reason
+        else format_html('<option value="{}"{}>{}</option>', key, " selected" if key == selected else "", text)
+        for key, text, reason in options
+    ]
+    first = format_html(
+        '<option value=""{}>{}</option>', " selected" if not selected else "", placeholder or _("— choisir —")
     )
     return format_html(
         '<div class="preset input-group input-group-sm mb-2">'
         '<label class="input-group-text" for="id_{name}">{label}</label>'
-        '<select class="form-select" id="id_{name}" name="{name}" data-load="{name}">'
-        '<option value="">{choose}</option>{options}</select>'
-        '<button class="btn btn-outline-secondary" type="submit" name="_load" value="{name}" formnovalidate>{load}</button>'
-        "</div>",
+        '<select class="form-select" id="id_{name}" name="{name}" data-load="{name}">{first}{options}</select>'
+        '<button class="btn btn-outline-secondary" type="submit" name="_load" value="{name}" formnovalidate>'
+        "{load}</button></div>",
         name=name,
-        label=group.label,
-        choose=_("— choisir —"),
-        options=options,
+        label=label,
+        first=first,
+        options=SafeString("".join(items)),
         load=_("Charger"),
     )
+
+
+def _holds(form: ScenarioForm, prefix: str, preset: Any) -> bool:
+    """Whether the fields under ``prefix`` hold the entry's values (as the page shows them)."""
+    for key, value in preset.values.items():
+        name = f"{prefix}.{key}" if prefix else key
+        if name not in form.fields:
+            continue
+        shown = form[name].value()
+        if isinstance(value, bool) or isinstance(form.fields[name].widget, forms.CheckboxInput):
+            if bool(shown) != bool(value):
+                return False
+        elif str("" if shown is None else shown).strip() != str("" if value is None else value).strip():
+            return False
+    return True
+
+
+def current_preset(form: ScenarioForm, group: Any, row: Any = "") -> str:
+    """The entry the page shows as chosen: the one picked last while the fields still hold its values,
+    else the first whose values they hold, else the one whose name they hold (an entry adjusted
+    behind « Ajuster » is still that creature), else none."""
+    prefix = group.prefix.replace("{row}", str(row))
+    posted = str(form.data.get(_path("preset", group.key, row), "")) if form.is_bound else ""
+    candidates = [p for p in group.presets if p.key == posted] + list(group.presets)
+    held = next((p.key for p in candidates if _holds(form, prefix, p)), "")
+    if held:
+        return held
+    name_path = f"{prefix}.name" if prefix else "name"
+    name = str(form.raw(name_path) or "").strip() if name_path in form.fields else ""
+    return next((p.key for p in group.presets if name and str(p.values.get("name", "")).strip() == name), "")
+
+
+@register.simple_tag(takes_context=True)
+def preset_select(context: template.Context, form: ScenarioForm, key: str, row: Any = "") -> SafeString:
+    """A bestiary select that fills a group of fields, showing the entry the fields hold."""
+    groups = context.get("preset_groups") or {}
+    group = groups.get(key)
+    if group is None or not group.presets:
+        return SafeString("")
+    options = ((p.key, p.label, "") for p in group.presets)
+    return select_html(_path("preset", key, row), group.label, options, current_preset(form, group, row))
 
 
 @register.filter

@@ -4,7 +4,6 @@ chosen by name, and the « Ajuster » lines of hand-made disclosures."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from django import template
@@ -20,7 +19,7 @@ from bestiary.feerie.state import ATTRIBUTE_FLAGS, Scene
 from bestiary.feerie.web import NO_TACTIC, TacticGroup, creature_label_of
 from calculator.forms import ScenarioForm
 from calculator.plugins import Preset, PresetGroup
-from calculator.templatetags.estoc import adjust_parts, render_field
+from calculator.templatetags.estoc import adjust_parts, render_field, select_html
 from rulesets.feerie.model import Mode
 
 register = template.Library()
@@ -49,40 +48,6 @@ def _posted(form: ScenarioForm, name: str) -> str:
     return str(form.data.get(name, "")) if form.is_bound else ""
 
 
-def render_select(
-    name: str,
-    label: str,
-    options: Iterable[Option],
-    selected: str,
-    placeholder: str | None = None,
-) -> SafeString:
-    """A bestiary select like ``{% preset_select %}`` (it loads its entry at once with JavaScript, with
-    « Charger » without), whose impossible entries are disabled and say why."""
-    items = []
-    for key, text, reason in options:
-        if reason:
-            items.append(format_html('<option value="{}" disabled>{} — {}</option>', key, text, reason))
-        else:
-            items.append(
-                format_html('<option value="{}"{}>{}</option>', key, " selected" if key == selected else "", text)
-            )
-    first = format_html(
-        '<option value=""{}>{}</option>', " selected" if not selected else "", placeholder or _("— choisir —")
-    )
-    return format_html(
-        '<div class="preset input-group input-group-sm mb-2">'
-        '<label class="input-group-text" for="id_{name}">{label}</label>'
-        '<select class="form-select" id="id_{name}" name="{name}" data-load="{name}">{first}{options}</select>'
-        '<button class="btn btn-outline-secondary" type="submit" name="_load" value="{name}" formnovalidate>'
-        "{load}</button></div>",
-        name=name,
-        label=label,
-        first=first,
-        options=SafeString("".join(items)),
-        load=_("Charger"),
-    )
-
-
 def _chosen(form: ScenarioForm, name: str, presets: list[Preset], fits: Any) -> str:
     """The entry the scene is: the one picked last if the values are still its own, else the first that fits."""
     posted = _posted(form, name)
@@ -102,7 +67,7 @@ def preset_choice(
     prefix = group.prefix.replace("{row}", str(row))
     name = _path("preset", key, row)
     selected = _chosen(form, name, group.presets, lambda p: scene.matches(prefix, p.values))
-    return render_select(name, label or group.label, ((p.key, p.label, "") for p in group.presets), selected)
+    return select_html(name, label or group.label, ((p.key, p.label, "") for p in group.presets), selected)
 
 
 @register.simple_tag(takes_context=True)
@@ -117,7 +82,7 @@ def creature_select(context: template.Context, form: ScenarioForm, side: str) ->
     name = _path("preset", side)
     selected = _chosen(form, name, presets, lambda p: scene.is_creature(side, p.values))
     options = ((p.key, creature_label_of(p.values), "") for p in presets)
-    return render_select(name, _("Bestiaire"), options, selected)
+    return select_html(name, _("Bestiaire"), options, selected)
 
 
 def _tactic_options(scene: Scene, group: TacticGroup, prefix: str, cap: int | None) -> tuple[list[Option], str]:
@@ -151,7 +116,7 @@ def tactic_select(context: template.Context, form: ScenarioForm, side: str) -> S
     scene = scene_of(form)
     options, selected = _tactic_options(scene, group, f"{side}.tactic", scene.tactic_cap(side))
     placeholder = _("— sur mesure —") if not selected else None
-    return render_select(_path("preset", group.key), group.label, options, selected, placeholder)
+    return select_html(_path("preset", group.key), group.label, options, selected, placeholder)
 
 
 @register.simple_tag(takes_context=True)
@@ -164,7 +129,7 @@ def fighter_tactic_select(context: template.Context, form: ScenarioForm, row: in
     cap = lines.integer(scene.get(f"fighters.{row}.tactic_cap"))
     options, selected = _tactic_options(scene, group, f"fighters.{row}.tactic", cap)
     placeholder = _("— sur mesure —") if not selected else None
-    return render_select(_path("preset", group.key, row), group.label, options, selected, placeholder)
+    return select_html(_path("preset", group.key, row), group.label, options, selected, placeholder)
 
 
 @register.simple_tag(takes_context=True)
@@ -182,7 +147,7 @@ def blow_select(context: template.Context, form: ScenarioForm, row: int) -> Safe
         options.append((p.key, p.label, next(iter(refused.values()), "").rstrip(".")))
     name = _path("preset", "blow", row)
     selected = _chosen(form, name, group.presets, lambda p: scene.matches(prefix, p.values))
-    return render_select(name, group.label, options, selected)
+    return select_html(name, group.label, options, selected)
 
 
 # --- the Action: combatants by name ----------------------------------------------------------------------
