@@ -72,7 +72,9 @@ class RawForm:
     ) -> None:
         self.scenario_type = scenario_type
         self.data: dict[str, str] = dict(data)
-        self.page_defaults: Mapping[str, Any] = type_defaults(scenario_type) if defaults is None else defaults
+        if defaults is None:
+            defaults = type_defaults(scenario_type)
+        self.page_defaults: dict[str, Any] = defaults if isinstance(defaults, dict) else dict(defaults)
         self.hidden = hidden
         self.changes: dict[str, str | None] = {}
         self.notes: list[str] = []
@@ -85,7 +87,7 @@ class RawForm:
     def counts(self) -> dict[str, int]:
         """The rows of each list of the scenario (``{"npcs": 2}``), as the form counts them."""
         if self._counts is None:
-            self._counts = row_counts(self.scenario_type, self.data, dict(self.page_defaults))
+            self._counts = row_counts(self.scenario_type, self.data, self.page_defaults)
             self._leaves = {leaf.path: leaf for leaf in leaves(self.scenario_type, self._counts)}
         return self._counts
 
@@ -189,25 +191,26 @@ class RawForm:
 
     # --- writing -------------------------------------------------------------------------------------------
 
-    def set(self, path: str, value: Any, note: str | None = None) -> bool:
+    def set(self, path: str, value: Any, note: str | None = None, *, force: bool = False) -> bool:
         """Set a field unless the form already shows ``value``; True (and ``note`` noted) if it changed.
 
         A bool ticks or unticks (a box's other values are read as the form reads them); ``None`` removes the
         value (the field shows its default); an enum member is its value; anything else its text. A field
-        left out already shows its default: setting that default changes nothing."""
+        left out already shows its default: setting that default changes nothing. ``force`` records the
+        change even so (values that go together, such as a square's two coordinates)."""
         new: str | None
         if self.is_box(path) or isinstance(value, bool):
             tick = value if isinstance(value, bool) else checked(None if value is None else _text(value))
-            if self.flag(path) == tick:
+            if self.flag(path) == tick and not force:
                 return False
             new = "on" if tick else None
         elif value is None:
-            if path not in self.data:
+            if path not in self.data and not force:
                 return False
             new = None
         else:
             new = _text(value)
-            if self.shown(path).strip() == new.strip():
+            if self.shown(path).strip() == new.strip() and not force:
                 return False
         self._write(path, new)
         if note:

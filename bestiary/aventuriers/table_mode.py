@@ -16,48 +16,13 @@ from django.utils.translation import gettext_lazy
 
 from calculator import bestiary_cache, plugins
 from calculator.plugins import Settled, TableValues
+from calculator.settling import RawForm, checked
 from rulesets.aventuriers.model import DEFAULT_DICE, Action, Board, Facing, Mode, Reach, Scenario, ZoneShape
 from rulesets.aventuriers.zones import adjacent, in_attack_zone, local
-from rulesets.core.schema import flatten, to_data
 
 POOL_ROWS = 4  # rows of a dice pool (the scenario accepts 4 groups)
 TALENTS = ("riposte", "contrecoup", "attaque_eclair", "attaque_opportunite", "coup_bas")
 MINUS = "\u2212"
-
-
-# --- raw values, read as the form reads them -----------------------------------------------------
-
-_DEFAULTS: dict[str, Any] = {}
-
-
-def _default(path: str) -> Any:
-    if not _DEFAULTS:
-        _DEFAULTS.update(flatten(to_data(Scenario())))
-    return _DEFAULTS.get(path)
-
-
-def text(data: Mapping[str, Any], path: str) -> str:
-    """A field's raw value; a blank or missing one is its default (as the form reads it)."""
-    value = data.get(path)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        default = _default(path)
-        return "" if default is None else str(default)
-    return str(value).strip()
-
-
-def ticked(data: Mapping[str, Any], path: str) -> bool:
-    """A box as the form reads it: missing is unticked, « on »/« true » ticked, « false » not."""
-    value = data.get(path)
-    if isinstance(value, str):
-        return value.strip().lower() not in ("", "false", "0", "off")
-    return bool(value)
-
-
-def number(data: Mapping[str, Any], path: str) -> int | None:
-    try:
-        return int(text(data, path))
-    except ValueError:
-        return None
 
 
 def _strip(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,7 +75,7 @@ def pool_text(values: Mapping[str, Any], path: str, protections: bool) -> str:
         if count <= 0:
             continue
         part = dice_text(count, str(die), names)
-        if protections and ticked(values, f"{path}.{i}.protection"):
+        if protections and checked(values.get(f"{path}.{i}.protection")):
             part += " " + _("de protection")
         parts.append(part)
     return " + ".join(parts) or _("aucun dé")
@@ -145,7 +110,7 @@ def describe_sheet(values: Mapping[str, Any]) -> str:
         "attaque_opportunite": _("Attaque d'opportunité"),
         "coup_bas": _("Coup bas"),
     }
-    talents = [labels[t] for t in TALENTS if ticked(v, t)]
+    talents = [labels[t] for t in TALENTS if checked(v.get(t))]
     return f"{line} · {', '.join(talents)}" if talents else line
 
 
@@ -161,13 +126,13 @@ def describe_weapon(values: Mapping[str, Any]) -> str:
     v = _strip(values)
     name = str(v.get("weapon.name") or "").strip() or _("Attaque")
     reach = str(REACH_WORDS.get(str(v.get("weapon.reach")), v.get("weapon.reach") or ""))
-    kind = _("sort {reach}").format(reach=reach) if ticked(v, "weapon.spell") else reach
+    kind = _("sort {reach}").format(reach=reach) if checked(v.get("weapon.spell")) else reach
     traits = [kind, pool_text(v, "weapon.dice", protections=False)]
-    if ticked(v, "weapon.diagonals"):
+    if checked(v.get("weapon.diagonals")):
         traits.append(_("diagonales"))
-    if ticked(v, "weapon.unblockable"):
+    if checked(v.get("weapon.unblockable")):
         traits.append(_("imparable"))
-    if ticked(v, "weapon.flash"):
+    if checked(v.get("weapon.flash")):
         traits.append(_("dégâts-éclairs"))
     return _("{name}\u00a0: {traits}").format(name=name, traits=", ".join(traits))
 
@@ -266,16 +231,16 @@ TABLES = (SHEET, WEAPON, DEFENCE, BOARD)
 # --- settle: the attack follows the weapon ----------------------------------------------------------
 
 
-def _board(data: Mapping[str, Any], dx: int, dy: int) -> Board:
+def _board(raw: RawForm, dx: int, dy: int) -> Board:
     return Board(
         dx=dx,
         dy=dy,
-        attacker_facing=Facing(text(data, "board.attacker_facing")),
-        target_facing=Facing(text(data, "board.target_facing")),
-        obstacle=ticked(data, "board.obstacle"),
-        line_of_sight=ticked(data, "board.line_of_sight"),
-        engaged_together=ticked(data, "board.engaged_together"),
-        attacker_engaged_other=ticked(data, "board.attacker_engaged_other"),
+        attacker_facing=Facing(raw.get("board.attacker_facing")),
+        target_facing=Facing(raw.get("board.target_facing")),
+        obstacle=raw.flag("board.obstacle"),
+        line_of_sight=raw.flag("board.line_of_sight"),
+        engaged_together=raw.flag("board.engaged_together"),
+        attacker_engaged_other=raw.flag("board.attacker_engaged_other"),
     )
 
 
@@ -293,32 +258,30 @@ POOLS = {
 
 def settle(data: Mapping[str, str]) -> Settled:
     """What keeps the exchange playable: new dice rows get a die, the attack follows the weapon."""
-    rows, attack = new_rows(data), attack_follows_weapon(data)
-    return Settled({**rows.changes, **attack.changes}, [*rows.notes, *attack.notes])
+    raw = RawForm(Scenario, data)
+    new_rows(raw)
+    attack_follows_weapon(raw)
+    return raw.settled()
 
 
-def new_rows(data: Mapping[str, str]) -> Settled:
+def new_rows(raw: RawForm) -> None:
     """A row added to a dice pool (« Ajouter des dés ») comes blank: it gets the first die of the
     table, so that the roll stays valid (a die must be one of the table's, seed: « Système de dés »)."""
     blank = [
         (field, where)
         for path, where in POOLS.items()
-        for field, value in data.items()
-        if field.startswith(path + ".") and field.endswith(".die") and not str(value).strip()
+        for field, value in list(raw.data.items())
+        if field.startswith(path + ".") and field.endswith(".die") and not value.strip()
     ]
     dice = die_types() if blank else []
     if not dice:
-        return Settled()
+        return
     key, name = dice[0]
-    changes: dict[str, str | None] = {}
-    notes: list[str] = []
     for field, where in blank:
-        changes[field] = key
-        notes.append(_("{die} ajouté {where} (à changer au besoin).").format(die=name, where=where))
-    return Settled(changes, notes)
+        raw.set(field, key, _("{die} ajouté {where} (à changer au besoin).").format(die=name, where=where))
 
 
-def attack_follows_weapon(data: Mapping[str, str]) -> Settled:
+def attack_follows_weapon(raw: RawForm) -> None:
     """The attack follows the attacker's weapon (monster card, weapon or spell):
 
     - a weapon that only shoots makes the attack a ranged one, a melee-only weapon a melee one
@@ -334,55 +297,56 @@ def attack_follows_weapon(data: Mapping[str, str]) -> Settled:
     Only on the change of mode: once the attack is ranged (or melee), the squares are the game
     master's, and the grid says what they allow.
     """
-    changes: dict[str, str | None] = {}
-    notes: list[str] = []
-    if text(data, "action") != Action.ATTACK.value:
-        return Settled()
-    reach, mode = text(data, "attacker.weapon.reach"), text(data, "mode")
-    name = text(data, "attacker.weapon.name")
+    if raw.get("action") != Action.ATTACK.value:
+        return
+    reach, mode = raw.get("attacker.weapon.reach"), raw.get("mode")
+    name = raw.get("attacker.weapon.name")
     weapon = f"«\u00a0{name}\u00a0»" if name else _("l'arme")
     if reach == Reach.RANGED.value and mode != Mode.RANGED.value:
-        changes["mode"] = Mode.RANGED.value
-        notes.append(_("Attaque à distance\u00a0: {weapon} ne s'utilise qu'à distance.").format(weapon=weapon))
+        mode = Mode.RANGED.value
+        raw.set("mode", mode, _("Attaque à distance\u00a0: {weapon} ne s'utilise qu'à distance.").format(weapon=weapon))
     elif reach == Reach.MELEE.value and mode != Mode.MELEE.value:
-        changes["mode"] = Mode.MELEE.value
-        notes.append(_("Attaque de mêlée\u00a0: {weapon} ne s'utilise qu'en mêlée.").format(weapon=weapon))
+        mode = Mode.MELEE.value
+        raw.set("mode", mode, _("Attaque de mêlée\u00a0: {weapon} ne s'utilise qu'en mêlée.").format(weapon=weapon))
     else:
-        return Settled()
-    dx, dy = number(data, "board.dx"), number(data, "board.dy")
-    if not ticked(data, "board.enforce") or dx is None or dy is None or (dx, dy) == (0, 0):
-        return Settled(changes, notes)
+        return
+    dx, dy = raw.number("board.dx"), raw.number("board.dy")
+    if not raw.flag("board.enforce") or dx is None or dy is None or (dx, dy) == (0, 0):
+        return
     try:
-        board = _board(data, dx, dy)
-        shape = ZoneShape(text(data, "rules.zone_shape"))
+        board = _board(raw, dx, dy)
+        shape = ZoneShape(raw.get("rules.zone_shape"))
     except ValueError:
-        return Settled(changes, notes)  # a bad facing or shape: its own error shows on its field
-    if changes["mode"] == Mode.RANGED.value and adjacent(dx, dy):
-        changes["board.dx"], changes["board.dy"] = str(2 * dx), str(2 * dy)
+        return  # a bad facing or shape: its own error shows on its field
+    if mode == Mode.RANGED.value and adjacent(dx, dy):
+        _move(raw, 2 * dx, 2 * dy)
         if board.engaged_together:
-            changes["board.engaged_together"] = None
-            notes.append(
+            raw.set("board.engaged_together", False)
+            raw.note(
                 _(
                     "L'attaquant recule d'une case\u00a0: on ne tire pas sur un ennemi adjacent, et l'engagement prend fin."
                 )
             )
         else:
-            notes.append(_("L'attaquant recule d'une case\u00a0: on ne tire pas sur un ennemi adjacent."))
-    elif changes["mode"] == Mode.MELEE.value and not adjacent(dx, dy):
+            raw.note(_("L'attaquant recule d'une case\u00a0: on ne tire pas sur un ennemi adjacent."))
+    elif mode == Mode.MELEE.value and not adjacent(dx, dy):
         # the square next to the target on the attacker's side, straight (in every zone shape)
         sx, sy = (_sign(dx), 0) if abs(dx) >= abs(dy) else (0, _sign(dy))
-        changes["board.dx"], changes["board.dy"] = str(sx), str(sy)
-        diagonals = ticked(data, "attacker.weapon.diagonals")
+        _move(raw, sx, sy)
+        diagonals = raw.flag("attacker.weapon.diagonals")
         if not in_attack_zone(*local(board.attacker_facing, -sx, -sy), shape, diagonals):
-            facing = _facing_towards(-sx, -sy)
-            changes["board.attacker_facing"] = facing.value
-            notes.append(
+            raw.set("board.attacker_facing", _facing_towards(-sx, -sy).value)
+            raw.note(
                 _(
                     "L'attaquant s'avance au contact de la cible et se tourne vers elle\u00a0: la mêlée se fait dans sa zone d'attaque."
                 )
             )
         else:
-            notes.append(
-                _("L'attaquant s'avance au contact de la cible\u00a0: la mêlée se fait dans sa zone d'attaque.")
-            )
-    return Settled(changes, notes)
+            raw.note(_("L'attaquant s'avance au contact de la cible\u00a0: la mêlée se fait dans sa zone d'attaque."))
+
+
+def _move(raw: RawForm, dx: int, dy: int) -> None:
+    """The attacker's new square: both coordinates are sent, the one that stays the same too (a move
+    names its square, as the old settle did)."""
+    raw.set("board.dx", dx, force=True)
+    raw.set("board.dy", dy, force=True)

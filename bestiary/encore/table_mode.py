@@ -8,7 +8,6 @@ the numbers a bestiary pick fills (weapon damage, Protection, Menace, Santé) wa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,51 +16,11 @@ from django.utils.translation import gettext as _
 from bestiary.encore.models import Weapon
 from calculator import bestiary_cache, plugins
 from calculator.plugins import Settled, TableValues
-from rulesets.core.schema import flatten, to_data
+from calculator.settling import RawForm, checked
 from rulesets.encore.engine import tier_of
-from rulesets.encore.model import NPC, Action, Rules, Scenario, Tier
+from rulesets.encore.model import Action, Rules, Scenario, Tier
 
 MINUS = "\u2212"
-_ROW = re.compile(r"^npcs\.(\d+)\.")
-
-# --- raw values, read as the form reads them -----------------------------------------------------
-
-_DEFAULTS: dict[str, Any] = {}
-
-
-def _default(path: str) -> Any:
-    if not _DEFAULTS:
-        _DEFAULTS.update(flatten(to_data(Scenario())))
-    if path in _DEFAULTS:
-        return _DEFAULTS[path]
-    row = _ROW.match(path)
-    if row:  # a row added to the list: the NPC's defaults
-        return flatten(to_data(NPC())).get(path[row.end() :])
-    return None
-
-
-def text(data: Mapping[str, Any], path: str) -> str:
-    """A field's raw value; a blank or missing one is its default (as the form reads it)."""
-    value = data.get(path)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        default = _default(path)
-        return "" if default is None else str(default)
-    return str(value).strip()
-
-
-def ticked(data: Mapping[str, Any], path: str) -> bool:
-    """A box as the form reads it: missing is unticked, « on »/« true » ticked, « false » not."""
-    value = data.get(path)
-    if isinstance(value, str):
-        return value.strip().lower() not in ("", "false", "0", "off")
-    return bool(value)
-
-
-def number(data: Mapping[str, Any], path: str) -> int | None:
-    try:
-        return int(text(data, path))
-    except ValueError:
-        return None
 
 
 def _strip(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,7 +70,7 @@ def describe_weapon(values: Mapping[str, Any]) -> str:
     """« Lourde : 3 dégâts » · « Zone : 3 dégâts, arme de zone, 2 cibles au plus »."""
     v = _strip(values)
     damage, limit = _int(v.get("weapon")), _int(v.get("weapon_limit")) or 0
-    area = ticked(v, "weapon_area")
+    area = checked(v.get("weapon_area"))
     parts = [damage_text(damage, v.get("weapon"))]
     if area:
         parts.append(_("arme de zone"))
@@ -184,7 +143,7 @@ def describe_npc(values: Mapping[str, Any]) -> str:
             if left <= 1
             else _("{n}\u00a0attaques restantes").format(n=left)
         )
-    if ticked(v, "boss"):
+    if checked(v.get("boss")):
         parts.append(_("boss"))
     return ", ".join(parts)
 
@@ -235,11 +194,6 @@ TABLES = (WEAPON, PROTECTION, HEALTH, NPC_CARD, INTERPOSER)
 # --- settle --------------------------------------------------------------------------------------
 
 
-def npc_rows(data: Mapping[str, Any]) -> int:
-    rows = {int(m.group(1)) for key in data if (m := _ROW.match(key))}
-    return max(rows) + 1 if rows else 1
-
-
 def settle(data: Mapping[str, str]) -> Settled:
     """What follows the NPCs targeted and the NPC that strikes (seed « Les conflits »):
 
@@ -255,46 +209,49 @@ def settle(data: Mapping[str, str]) -> Settled:
     - nobody interposes before a boss (« Le coup de boss … frappent chacun : on ne s'interpose
       pas »): the box is unticked.
     """
-    changes: dict[str, str | None] = {}
-    notes: list[str] = []
-    rows = npc_rows(data)
+    raw = RawForm(Scenario, data)
+    rows = len(raw.rows("npcs"))
     for i in range(rows):
         name_path = f"npcs.{i}.name"
-        if name_path in data and not str(data[name_path]).strip():
+        if name_path in raw.data and not raw.data[name_path].strip():
             # a row added (« Ajouter un PNJ ») comes without a name: the narration needs one
-            changes[name_path] = _("PNJ n°{n}").format(n=i + 1)
-            notes.append(_("PNJ n°{n}\u00a0: à choisir dans le bestiaire ou à nommer.").format(n=i + 1))
-    if text(data, "action") == Action.ATTACK.value and rows > 1:
-        changes["action"] = Action.AREA.value
-        notes.append(_("Plusieurs PNJ visés\u00a0: action «\u00a0Arme de zone contre plusieurs PNJ\u00a0»."))
-    striker = number(data, "strike.striker")
+            raw.set(
+                name_path,
+                _("PNJ n°{n}").format(n=i + 1),
+                _("PNJ n°{n}\u00a0: à choisir dans le bestiaire ou à nommer.").format(n=i + 1),
+            )
+    if raw.get("action") == Action.ATTACK.value and rows > 1:
+        raw.set(
+            "action",
+            Action.AREA.value,
+            _("Plusieurs PNJ visés\u00a0: action «\u00a0Arme de zone contre plusieurs PNJ\u00a0»."),
+        )
+    striker = raw.number("strike.striker")
     if striker is not None and striker > rows:
         striker = rows
-        changes["strike.striker"] = str(rows)
-        notes.append(_("PNJ qui frappe\u00a0: le n°{n}, le dernier des PNJ visés.").format(n=rows))
-    if striker is None or striker < 1 or not ticked(data, "strike.enabled"):
-        return Settled(changes, notes)
+        raw.set("strike.striker", rows, _("PNJ qui frappe\u00a0: le n°{n}, le dernier des PNJ visés.").format(n=rows))
+    if striker is None or striker < 1 or not raw.flag("strike.enabled"):
+        return raw.settled()
     prefix = f"npcs.{striker - 1}."
-    name = changes.get(prefix + "name") or text(data, prefix + "name") or _("le PNJ")
-    menace, attacks = number(data, prefix + "menace"), number(data, "strike.attacks")
-    left = number(data, prefix + "attacks_left") if text(data, prefix + "attacks_left") else menace
+    name = raw.get(prefix + "name") or _("le PNJ")
+    menace, attacks = raw.number(prefix + "menace"), raw.number("strike.attacks")
+    left = raw.number(prefix + "attacks_left") if raw.get(prefix + "attacks_left") else menace
     if menace is not None and attacks is not None and left is not None:
         most = min(menace, left)
         if attacks > most >= 1:
-            changes["strike.attacks"] = str(most)
-            if most == menace:
-                notes.append(
-                    _("Attaques concentrées\u00a0: {n} au plus, la Menace du PNJ n°{i} ({name}).").format(
-                        n=most, i=striker, name=name
-                    )
+            raw.set(
+                "strike.attacks",
+                most,
+                _("Attaques concentrées\u00a0: {n} au plus, la Menace du PNJ n°{i} ({name}).").format(
+                    n=most, i=striker, name=name
                 )
-            else:
-                notes.append(
-                    _("Attaques concentrées\u00a0: {n} au plus, ce qui reste ce tour au PNJ n°{i} ({name}).").format(
-                        n=most, i=striker, name=name
-                    )
-                )
-    if ticked(data, "strike.interpose") and ticked(data, prefix + "boss"):
-        changes["strike.interpose"] = None
-        notes.append(_("Personne ne s'interpose devant un coup de boss ({name}).").format(name=name))
-    return Settled(changes, notes)
+                if most == menace
+                else _("Attaques concentrées\u00a0: {n} au plus, ce qui reste ce tour au PNJ n°{i} ({name}).").format(
+                    n=most, i=striker, name=name
+                ),
+            )
+    if raw.flag("strike.interpose") and raw.flag(prefix + "boss"):
+        raw.set(
+            "strike.interpose", False, _("Personne ne s'interpose devant un coup de boss ({name}).").format(name=name)
+        )
+    return raw.settled()

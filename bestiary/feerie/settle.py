@@ -16,9 +16,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from bestiary.feerie.lines import fr, integer, tactic_of, text
-from bestiary.feerie.state import Scene, form_flat, preset_rows
+from bestiary.feerie.state import Scene, preset_rows
 from calculator import bestiary_cache, plugins, services
 from calculator.plugins import PresetGroup, Settled
+from calculator.settling import RawForm
 from rulesets.core.i18n import de
 from rulesets.core.registry import load_all
 from rulesets.core.schema import flatten
@@ -33,75 +34,41 @@ NAME_MARKER = "_name"  # fighters.<i>._name: its name then (a new name: the text
 TARGETS_MARKER = "_targets"  # activities.<j>._targets[.<i>]: the targets' boxes, by the fighters' numbers then
 
 
-class Settler:
-    """The raw values of a form, the changes made to them and their notes."""
+class Settler(RawForm):
+    """The raw values of a Féerie page's form (:class:`~calculator.settling.RawForm`: the page's defaults,
+    the table's settings included, and its hidden fields), its bestiary selects, and the scene the engine
+    reads from them (:class:`~bestiary.feerie.state.Scene`), read again after every change."""
 
     def __init__(self, slug: str, data: Mapping[str, str]) -> None:
         ruleset = load_all()[slug]
         self.plugin = plugins.get(slug)
-        self.cls = ruleset.scenario_type
-        self.defaults = flatten(services.ruleset_defaults(ruleset=ruleset))
+        super().__init__(
+            ruleset.scenario_type,
+            data,
+            defaults=flatten(services.ruleset_defaults(ruleset=ruleset)),
+            hidden=self.plugin.hidden,
+        )
         self.groups: dict[str, PresetGroup] = {g.key: g for g in bestiary_cache.presets(self.plugin)}
-        self.data: dict[str, str] = dict(data)
-        self.changes: dict[str, str | None] = {}
-        self.notes: list[str] = []
         self._scene: Scene | None = None
 
     @property
     def scene(self) -> Scene:
         if self._scene is None:
-            self._scene = Scene(self.cls, form_flat(self.cls, self.data, self.defaults, self.plugin.hidden))
+            self._scene = Scene(self.scenario_type, self.scenario_data())
         return self._scene
 
-    def get(self, path: str) -> Any:
-        return self.scene.get(path)
+    def note(self, text: str) -> None:
+        super().note(fr(text))
 
-    def set(self, path: str, value: Any) -> bool:
-        """Set a raw value (``True`` ticks a box, ``False`` or ``None`` removes the value); True if it changed."""
-        new: str | None
-        if value is True:
-            new = "on"
-        elif value is False or value is None:
-            new = None
-        else:
-            new = str(value)
-        current = self.data.get(path)
-        if current is None:
-            # absent: the form shows the field's default (a box unticked)
-            if new is None:
-                return False
-            shown = self.scene.get(path)
-            if not isinstance(shown, bool) and shown is not None and text(shown) == new:
-                return False
-        elif current == new:
-            return False
-        if new is None:
-            self.data.pop(path, None)
-        else:
-            self.data[path] = new
-        self.changes[path] = new
+    def _write(self, path: str, value: str | None) -> None:
+        super()._write(path, value)
         self._scene = None
-        return True
-
-    def load(self, prefix: str, values: Mapping[str, Any]) -> bool:
-        changed = False
-        for key, value in values.items():
-            changed |= self.set(f"{prefix}.{key}", value)
-        return changed
-
-    def note(self, message: str) -> None:
-        message = fr(message)
-        if message not in self.notes:
-            self.notes.append(message)
-
-    def settled(self) -> Settled:
-        return Settled(changes=dict(self.changes), notes=list(self.notes))
 
 
 def bound_tactic(s: Settler, prefix: str, cap: int, name: str) -> bool:
     """A tactic beyond its cap, brought back to it in proportion (« Un modificateur ne peut être supérieur à
     la somme des Affinités et des maîtrises de Pouvoirs utilisées pour l'activité »); none without a cap."""
-    values = [integer(s.get(f"{prefix}.{k}")) or 0 for k in TACTIC_KEYS]
+    values = [s.number(f"{prefix}.{k}") or 0 for k in TACTIC_KEYS]
     if cap <= 0:
         changed = s.load(prefix, dict.fromkeys(TACTIC_KEYS, 0))
         if changed:
@@ -133,7 +100,7 @@ def withdraw_tactic(s: Settler, prefix: str, name: str, reason: str) -> bool:
 
 
 def _who(s: Settler, side: str) -> str:
-    return text(s.get(f"{side}.name")) or (_("l'attaquant") if side == "attacker" else _("le défenseur"))
+    return s.get(f"{side}.name") or (_("l'attaquant") if side == "attacker" else _("le défenseur"))
 
 
 def follow_mode(s: Settler) -> None:
@@ -188,7 +155,7 @@ def fix_exchange(s: Settler) -> bool:
         if any(k.startswith(f"{side}.tactic.") for k in errors):
             changed |= bound_tactic(s, f"{side}.tactic", s.scene.tactic_cap(side), _who(s, side))
     # « un personnage surpris n'a pas la possibilité de déclarer de tactique » ; a passive one neither
-    if "defender.tactic" in errors and (s.get("situation.surprised") or s.get("situation.defender_passive")):
+    if "defender.tactic" in errors and (s.flag("situation.surprised") or s.flag("situation.defender_passive")):
         changed |= withdraw_tactic(s, "defender.tactic", _who(s, "defender"), errors["defender.tactic"])
     if "situation.charge" in errors and s.set("situation.charge", False):
         s.note(_("{reason} Charge retirée.").format(reason=errors["situation.charge"]))
@@ -205,7 +172,7 @@ def fix_exchange(s: Settler) -> bool:
         changed = True
     if "situation.co_attackers" in errors:
         reason = errors["situation.co_attackers"]
-        cleared = [s.set(f"situation.co_attackers.{i}.count", 0) for i in range(s.scene.rows("situation.co_attackers"))]
+        cleared = [s.set(f"situation.co_attackers.{i}.count", 0) for i in s.rows("situation.co_attackers")]
         if any(cleared):
             s.note(_("{reason} Autres assaillants retirés.").format(reason=reason))
             changed = True
@@ -224,8 +191,7 @@ def _fix_blows(s: Settler, errors: Mapping[str, str]) -> bool:
     garde » on a smaller one, the same blow twice, « Acharnement » without a previous loss, any blow on an
     inanimate object), with the engine's reason."""
     changed = False
-    rows = s.scene.rows("blows")
-    for i in range(rows):
+    for i in s.rows("blows"):
         key = f"blows.{i}.kind"
         relentless = s.get(key) == BlowKind.RELENTLESS.value and "previous_loss" in errors
         reason = errors.get(key) or (errors["previous_loss"] if relentless else errors.get("blows"))
@@ -248,7 +214,7 @@ def settle_exchange(data: Mapping[str, str]) -> Settled:
 
 
 def _fighter_name(s: Settler, i: int) -> str:
-    return text(s.get(f"fighters.{i}.name")) or _("le combattant n°{n}").format(n=i + 1)
+    return s.get(f"fighters.{i}.name") or _("le combattant n°{n}").format(n=i + 1)
 
 
 def _numbers(raw: Any) -> list[int]:
@@ -263,7 +229,7 @@ def _renumbering(s: Settler) -> dict[int, int] | None:
     """The fighters' numbers when the page was drawn → their numbers now (a row removed moves the next ones);
     None when the page wrote no marker (a link, the API, an encounter)."""
     mapping: dict[int, int] = {}
-    for i in range(s.scene.rows("fighters")):
+    for i in s.rows("fighters"):
         marker = s.data.get(f"fighters.{i}.{ROW_MARKER}", "")
         if marker.isdigit():
             mapping[int(marker)] = i
@@ -278,7 +244,7 @@ def follow_fighters(s: Settler) -> None:
     def now(old: int) -> int | None:
         return old if mapping is None else mapping.get(old)
 
-    for j in range(s.scene.rows("activities")):
+    for j in s.rows("activities"):
         p = f"activities.{j}"
         if mapping is not None:
             actor = integer(s.data.get(f"{p}.actor", ""))
@@ -298,7 +264,7 @@ def follow_fighters(s: Settler) -> None:
         if targets != _numbers(s.get(f"{p}.targets")):
             s.set(f"{p}.targets", _targets_text(targets))
     if mapping is not None:
-        for j in range(s.scene.rows("impersonal")):
+        for j in s.rows("impersonal"):
             target = integer(s.data.get(f"impersonal.{j}.target", ""))
             if target is not None:
                 s.set(f"impersonal.{j}.target", now(target))
@@ -322,7 +288,7 @@ def described(s: Settler, j: int) -> str:
     p = f"activities.{j}"
     if s.get(f"{p}.kind") != ActivityKind.ATTACK.value:
         return ""
-    n = s.scene.rows("fighters")
+    n = len(s.rows("fighters"))
     names = [_fighter_name(s, t) for t in _numbers(s.get(f"{p}.targets")) if t < n]
     return _("attaque {targets}").format(targets=", ".join(names)) if names else ""
 
@@ -330,11 +296,11 @@ def described(s: Settler, j: int) -> str:
 def follow_names(s: Settler) -> None:
     """A combatant replaced (another creature loaded, a new name typed): the descriptions that named the
     former one, or that were the former creature's own, are written again for the new scene."""
-    fighters = s.scene.rows("fighters")
+    fighters = len(s.rows("fighters"))
     renamed: dict[int, str] = {}
     for i in range(fighters):
         former = text(s.data.get(f"fighters.{i}.{NAME_MARKER}", ""))
-        if former and former != text(s.get(f"fighters.{i}.name")):
+        if former and former != s.get(f"fighters.{i}.name"):
             renamed[i] = former
     if not renamed:
         return
@@ -344,12 +310,12 @@ def follow_names(s: Settler) -> None:
         for i in renamed
         if group is not None and any(s.scene.matches(f"fighters.{i}", p.values) for p in group.presets)
     }
-    for j in range(s.scene.rows("activities")):
+    for j in s.rows("activities"):
         p = f"activities.{j}"
-        label = text(s.get(f"{p}.label"))
+        label = s.get(f"{p}.label")
         if not label:
             continue
-        actor = integer(s.get(f"{p}.actor"))
+        actor = s.number(f"{p}.actor")
         if actor in loaded or any(_names(label, former) for former in renamed.values()):
             new = described(s, j)
             if s.set(f"{p}.label", new):
@@ -366,11 +332,11 @@ def fix_action(s: Settler) -> bool:
     if not errors:
         return False
     changed = False
-    fighters = s.scene.rows("fighters")
-    for j in range(s.scene.rows("activities")):
+    fighters = len(s.rows("fighters"))
+    for j in s.rows("activities"):
         p = f"activities.{j}"
         if f"{p}.targets" in errors:
-            actor = integer(s.get(f"{p}.actor"))
+            actor = s.number(f"{p}.actor")
             old = _numbers(s.get(f"{p}.targets"))
             clean = list(dict.fromkeys(t for t in old if t < fighters and t != actor))
             if clean != old and s.set(f"{p}.targets", _targets_text(clean)):
@@ -385,20 +351,20 @@ def fix_action(s: Settler) -> bool:
             s.note(_("{reason} Visée retirée.").format(reason=errors[f"{p}.aim"]))
             changed = True
     acting = {
-        integer(s.get(f"activities.{j}.actor"))
-        for j in range(s.scene.rows("activities"))
+        s.number(f"activities.{j}.actor")
+        for j in s.rows("activities")
         if s.get(f"activities.{j}.kind") != ActivityKind.NONE.value
     }
     for i in range(fighters):
         p = f"fighters.{i}"
         name = _fighter_name(s, i)
         if any(k.startswith(f"{p}.tactic.") for k in errors):
-            cap = integer(s.get(f"{p}.tactic_cap"))
+            cap = s.number(f"{p}.tactic_cap")
             if cap is not None:
                 changed |= bound_tactic(s, f"{p}.tactic", cap, name)
-        if f"{p}.tactic" in errors and (s.get(f"{p}.surprised") or i not in acting):
+        if f"{p}.tactic" in errors and (s.flag(f"{p}.surprised") or i not in acting):
             changed |= withdraw_tactic(s, f"{p}.tactic", name, errors[f"{p}.tactic"])
-    for j in range(s.scene.rows("impersonal")):
+    for j in s.rows("impersonal"):
         if f"impersonal.{j}.target" in errors:
             changed |= s.set(f"impersonal.{j}.target", None)
     return changed

@@ -3,7 +3,9 @@
 Both the template tags (which options the current character may take) and :mod:`bestiary.feerie.settle`
 (what follows a choice) look at the scene through a :class:`Scene`: the flat values of every field of the
 scenario, a blank being its default and a missing box unticked, exactly as the generated form hands them
-to the engine; :meth:`Scene.errors` asks the engine itself (``parse`` and its ``check``) what is wrong.
+to the engine (``ScenarioForm.scenario_data``, or ``calculator.settling.RawForm.scenario_data`` for the raw
+values settle is given); :meth:`Scene.errors` asks the engine itself (``parse`` and its ``check``) what is
+wrong.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from bestiary.feerie.lines import integer, text
-from calculator.forms import leaf_default, leaves, row_counts
 from rulesets.core.schema import ScenarioError, parse, unflatten
 from rulesets.feerie.model import Attribute, Combatant
 
@@ -20,42 +21,6 @@ MAX_ATTRIBUTES = 16  # Combatant.attributes: max_items
 ATTRIBUTE_FIELDS = ("name", "kind", "value", "initiative", "attack", "defense", "damage", "soak")
 ATTRIBUTE_FLAGS = ("initiative", "attack", "defense", "damage", "soak")
 ASPECT_KEYS = ("vigilance", "habilete", "puissance", "resistance", "taille", "essence")
-
-
-def _under(path: str, hidden: tuple[str, ...]) -> bool:
-    return any(path == h or path.startswith(h + ".") for h in hidden)
-
-
-def checkbox(raw: Any) -> bool:
-    """A box as Django's CheckboxInput reads it: absent or "false" is unticked, anything else ticked."""
-    if raw is None:
-        return False
-    if isinstance(raw, str):
-        return {"true": True, "false": False}.get(raw.lower(), bool(raw))
-    return bool(raw)
-
-
-def form_flat(
-    cls: type, data: Mapping[str, Any], defaults: Mapping[str, Any], hidden: tuple[str, ...]
-) -> dict[str, Any]:
-    """What :meth:`calculator.forms.ScenarioForm.scenario_data` makes of the raw ``data`` of a bound form."""
-    rows = row_counts(cls, dict(data), dict(defaults))
-    flat: dict[str, Any] = {k: v for k, v in defaults.items() if _under(k, hidden)}
-    for leaf in leaves(cls, rows):
-        if _under(leaf.path, hidden):
-            continue
-        if leaf.info.type is bool:
-            flat[leaf.path] = checkbox(data.get(leaf.path))
-            continue
-        if leaf.path in data:
-            value = data[leaf.path]
-        else:
-            default = defaults.get(leaf.path, leaf_default(leaf))
-            value = "" if default is None else str(default)
-        if isinstance(value, str) and value.strip() == "" and leaf.info.type is not str:
-            continue
-        flat[leaf.path] = value
-    return flat
 
 
 class Scene:

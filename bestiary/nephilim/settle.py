@@ -32,16 +32,14 @@ Hidden inputs drawn by the fields template tell what the page showed: ``_was.mod
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
-from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from calculator import bestiary_cache, plugins
-from calculator.forms import leaf_default, leaves, row_counts
 from calculator.plugins import Settled
+from calculator.settling import RawForm
 from rulesets.core.encounter import Entry, Table
 from rulesets.core.schema import flatten, to_data
 from rulesets.nephilim.encounter import absorb, aimed_shot, thrown
@@ -91,83 +89,16 @@ def attack_words(mode: Mode) -> str:
     }[mode]
 
 
-@cache
-def _page_defaults() -> dict[str, Any]:
-    return flatten(to_data(Scenario()))
-
-
-class Raw:
-    """The form's raw values read as the form reads them (a missing field is its default, a
-    missing box unticked: the form is bound), and the changes made to them."""
+class Raw(RawForm):
+    """The Nephilim form's raw values (:class:`~calculator.settling.RawForm`), with its defenders' columns
+    and its elements' boxes."""
 
     def __init__(self, data: Mapping[str, str]) -> None:
-        self.data = dict(data)
-        self.changes: dict[str, str | None] = {}
-        self.notes: list[str] = []
-        defaults = _page_defaults()
-        self.counts = row_counts(Scenario, self.data, defaults)
-        self.leaves = {leaf.path: leaf for leaf in leaves(Scenario, self.counts)}
-        self.defaults = {path: defaults.get(path, leaf_default(leaf)) for path, leaf in self.leaves.items()}
-
-    def _is_box(self, path: str) -> bool:
-        leaf = self.leaves.get(path)
-        return leaf is not None and leaf.info.type is bool
-
-    def flag(self, path: str) -> bool:
-        v: Any = self.data.get(path)
-        if isinstance(v, str):
-            v = {"true": True, "false": False}.get(v.lower(), v)
-        return bool(v)
-
-    def get(self, path: str) -> str:
-        if path in self.data:
-            return str(self.data[path]).strip()
-        v = self.defaults.get(path)
-        return "" if v is None else str(v)
-
-    def number(self, path: str) -> int | None:
-        try:
-            return int(self.get(path))
-        except ValueError:
-            return None
-
-    def choice[C: enum.Enum](self, path: str, kind: type[C]) -> C:
-        """A choice; one the form refuses (its field says why) reads as the default."""
-        try:
-            return kind(self.get(path))
-        except ValueError:
-            return kind(self.defaults.get(path))
+        super().__init__(Scenario, data)
 
     @property
     def defenders(self) -> range:
-        return range(self.counts.get("defenders", 1))
-
-    def set(self, path: str, value: Any) -> None:
-        """Set a field (a box: ticked or not) unless it already holds ``value``."""
-        if self._is_box(path) or isinstance(value, bool):
-            if self.flag(path) == bool(value):
-                return
-            self._write(path, "on" if value else None)
-            return
-        text = str(value)
-        if self.get(path) != text:  # a field left out holds its default
-            self._write(path, text)
-
-    def mark(self, path: str, value: str | None) -> None:
-        """A hidden input of the page (not a scenario field)."""
-        if self.data.get(path) != value:
-            self._write(path, value)
-
-    def _write(self, path: str, value: str | None) -> None:
-        self.changes[path] = value
-        if value is None:
-            self.data.pop(path, None)
-        else:
-            self.data[path] = value
-
-    def load(self, prefix: str, values: Mapping[str, Any]) -> None:
-        for key, value in values.items():
-            self.set(f"{prefix}.{key}", value)
+        return self.rows("defenders")
 
     def elements(self, prefix: str) -> Elements:
         return Elements(**{name: self.flag(f"{prefix}.{name}") for name in ELEMENT_FIELDS})
@@ -240,7 +171,7 @@ def _cause(raw: Raw, current: Mapping[str, Any]) -> str:
         if was in raw.data:
             if raw.data[was] != current[cause]:
                 changed.append(cause)
-        elif path in raw.data and raw.get(path) != str(raw.defaults.get(path)):
+        elif path in raw.data and raw.get(path) != str(raw.default(path)):
             changed.append(cause)
     return changed[0] if changed else "weapon"
 
@@ -257,7 +188,7 @@ def follow_attack(raw: Raw, rows: Rows) -> None:
         new_mode = Mode.MELEE if kind is ApproachKind.TIR_INSTINCTIF and category is Mode.RANGED else category
         if new_mode is not mode:
             raw.set("mode", new_mode.value)
-            raw.notes.append(
+            raw.note(
                 _("{weapon}\u00a0: {attack}.").format(
                     weapon=raw.get("attacker.weapon.name"), attack=_lower(attack_words(new_mode))
                 )
@@ -269,7 +200,7 @@ def follow_attack(raw: Raw, rows: Rows) -> None:
         if kind.mode is not mode:
             mode = kind.mode
             raw.set("mode", mode.value)
-            raw.notes.append(
+            raw.note(
                 _("{approach}\u00a0: {attack}.").format(
                     approach=raw.get("attacker.approach.name"), attack=_lower(attack_words(mode))
                 )
@@ -288,7 +219,7 @@ def _lower(text: str) -> str:
 def _take_approach(raw: Raw, rows: Rows, mode: Mode) -> ApproachKind:
     approach = rows.approach_for(mode)
     raw.load("attacker.approach", approach)
-    raw.notes.append(
+    raw.note(
         _("{attack}\u00a0: approche {approach}.").format(attack=attack_words(mode), approach=q(str(approach["name"])))
     )
     return ApproachKind(approach["kind"])
@@ -301,7 +232,7 @@ def _take_weapon(raw: Raw, rows: Rows, category: Mode, why: str) -> None:
     if weapon is None:
         return
     raw.load("attacker.weapon", weapon)
-    raw.notes.append(_("{why}\u00a0: arme {weapon}.").format(why=why, weapon=q(str(weapon["name"]))))
+    raw.note(_("{why}\u00a0: arme {weapon}.").format(why=why, weapon=q(str(weapon["name"]))))
 
 
 def follow_ammunition(raw: Raw, rows: Rows) -> None:
@@ -314,7 +245,7 @@ def follow_ammunition(raw: Raw, rows: Rows) -> None:
     ammunition = raw.get("attacker.ammunition.name")
     standard = rows.standard_ammunition()
     raw.load("attacker.ammunition", standard)
-    raw.notes.append(
+    raw.note(
         _("{ammunition} ne convient pas à {weapon}\u00a0: munition {standard}.").format(
             ammunition=q(ammunition), weapon=q(weapon), standard=q(str(standard["name"]))
         )
@@ -335,9 +266,9 @@ def follow_cadence(raw: Raw) -> None:
         return
     raw.set("cadence", new.value)
     if many and new is not Cadence.UNIQUE and cadence is Cadence.UNIQUE:
-        raw.notes.append(_("Plusieurs défenseurs\u00a0: cadence {cadence}.").format(cadence=q(new.label)))
+        raw.note(_("Plusieurs défenseurs\u00a0: cadence {cadence}.").format(cadence=q(new.label)))
     else:
-        raw.notes.append(
+        raw.note(
             _("{weapon} ne tire pas en {old}\u00a0: cadence {new}.").format(
                 weapon=q(raw.get("attacker.weapon.name")), old=q(cadence.label), new=q(new.label)
             )
@@ -359,7 +290,7 @@ def follow_defences(raw: Raw, rows: Rows) -> None:
     note = _("{attack}\u00a0: défense {defence}").format(attack=attack_words(mode), defence=q(str(defence["name"])))
     if len(raw.defenders) > 1:
         note += f" ({names_fr(changed)})"
-    raw.notes.append(note + ".")
+    raw.note(note + ".")
 
 
 def follow_attacker_approche(raw: Raw) -> None:
@@ -374,12 +305,12 @@ def follow_attacker_approche(raw: Raw) -> None:
         if value or element is not Element.NONE:
             raw.set("attacker.approach_value", 0)
             raw.set("attacker.approach_element", Element.NONE.value)
-            raw.notes.append(_("{name}\u00a0: un autre PNJ n'a pas d'Approche.").format(name=name))
+            raw.note(_("{name}\u00a0: un autre PNJ n'a pas d'Approche.").format(name=name))
         raw.mark(kept, None)
     elif kind is AttackerKind.INITIE:
         if value and element is not Element.SOLEIL:
             raw.set("attacker.approach_element", Element.SOLEIL.value)
-            raw.notes.append(_("{name}\u00a0: un humain initié attaque avec l'Approche Ka-Soleil.").format(name=name))
+            raw.note(_("{name}\u00a0: un humain initié attaque avec l'Approche Ka-Soleil.").format(name=name))
         raw.mark(kept, None)
     else:
         approach = q(raw.get("attacker.approach.name"))
@@ -388,7 +319,7 @@ def follow_attacker_approche(raw: Raw) -> None:
         if value and element is not Element.NONE and not allows:
             raw.set("attacker.approach_value", 0)
             raw.mark(kept, str(value))
-            raw.notes.append(
+            raw.note(
                 _(
                     "{name}\u00a0: l'approche {approach} n'admet pas l'Approche Ka-{element} {value}, mise de côté "
                     "jusqu'à une approche qui l'admet."
@@ -397,7 +328,7 @@ def follow_attacker_approche(raw: Raw) -> None:
         elif value == 0 and set_aside and allows:
             raw.set("attacker.approach_value", set_aside)
             raw.mark(kept, None)
-            raw.notes.append(
+            raw.note(
                 _("{name}\u00a0: Approche Ka-{element} {value} reprise avec l'approche {approach}.").format(
                     name=name, element=element.label, value=set_aside, approach=approach
                 )
@@ -406,7 +337,7 @@ def follow_attacker_approche(raw: Raw) -> None:
             raw.mark(kept, None)
     if raw.number("attacker.ka_feu") and kind is not AttackerKind.NEPHILIM:
         raw.set("attacker.ka_feu", 0)
-        raw.notes.append(_("{name}\u00a0: seul un Nephilim ajoute son Ka-Feu aux dommages.").format(name=name))
+        raw.note(_("{name}\u00a0: seul un Nephilim ajoute son Ka-Feu aux dommages.").format(name=name))
 
 
 def follow_defender_approche(raw: Raw) -> None:
@@ -422,9 +353,7 @@ def follow_defender_approche(raw: Raw) -> None:
         if kind is not DefenderKind.NEPHILIM:
             if value:
                 raw.set(f"{row}.approach_value", 0)
-                raw.notes.append(
-                    _("{name}\u00a0: seul un Nephilim ajoute une Approche à sa défense.").format(name=name)
-                )
+                raw.note(_("{name}\u00a0: seul un Nephilim ajoute une Approche à sa défense.").format(name=name))
             raw.mark(kept, None)
             continue
         defence = q(raw.get(f"{row}.defence.name"))
@@ -433,7 +362,7 @@ def follow_defender_approche(raw: Raw) -> None:
         if value and element is not Element.NONE and not allows:
             raw.set(f"{row}.approach_value", 0)
             raw.mark(kept, str(value))
-            raw.notes.append(
+            raw.note(
                 _(
                     "{name}\u00a0: la défense {defence} n'admet pas l'Approche Ka-{element} {value}, mise de côté "
                     "jusqu'à une défense qui l'admet."
@@ -442,7 +371,7 @@ def follow_defender_approche(raw: Raw) -> None:
         elif value == 0 and set_aside and allows:
             raw.set(f"{row}.approach_value", set_aside)
             raw.mark(kept, None)
-            raw.notes.append(
+            raw.note(
                 _("{name}\u00a0: Approche Ka-{element} {value} reprise avec la défense {defence}.").format(
                     name=name, element=element.label, value=set_aside, defence=defence
                 )
@@ -469,7 +398,7 @@ def follow_removed_defenders(raw: Raw) -> None:
             marked.add(i)
     count = len(raw.defenders)
     drop: list[int] = []
-    for j in range(raw.counts.get("defender_effects", 0)):
+    for j in raw.rows("defender_effects"):
         target = raw.number(f"defender_effects.{j}.target")
         if not target:
             continue
@@ -483,7 +412,7 @@ def follow_removed_defenders(raw: Raw) -> None:
             drop.append(j)
             effect = raw.get(f"defender_effects.{j}.name")
             if effect:
-                raw.notes.append(_("Défenseur n°{n} retiré, et avec lui {effect}.").format(n=target, effect=q(effect)))
+                raw.note(_("Défenseur n°{n} retiré, et avec lui {effect}.").format(n=target, effect=q(effect)))
         elif new != target:
             raw.set(f"defender_effects.{j}.target", new)  # the same defender, renumbered: no note
     if drop:
@@ -493,7 +422,7 @@ def follow_removed_defenders(raw: Raw) -> None:
 def drop_rows(raw: Raw, path: str, drop: Iterable[int]) -> None:
     """Remove rows of the list ``path``: the later rows move up (as the « Retirer » button does)."""
     gone = set(drop)
-    keep = [j for j in range(raw.counts.get(path, 0)) if j not in gone]
+    keep = [j for j in raw.rows(path) if j not in gone]
     old = {k: v for k, v in raw.data.items() if k.startswith(path + ".") and k[len(path) + 1 :].split(".")[0].isdigit()}
     new: dict[str, str] = {}
     for index, j in enumerate(keep):
@@ -534,4 +463,4 @@ def settle(data: Mapping[str, str]) -> Settled:
     follow_defender_approche(raw)
     follow_removed_defenders(raw)
     remember_what_was_drawn(raw)
-    return Settled(changes=raw.changes, notes=raw.notes)
+    return raw.settled()

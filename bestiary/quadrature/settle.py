@@ -30,14 +30,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import cache
-from typing import Any
 
 from django.utils.translation import gettext as _
 
-from calculator.forms import leaf_default, leaves, row_counts
 from calculator.plugins import Settled
-from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
+from calculator.settling import RawForm
+from rulesets.core.schema import ScenarioError, parse, unflatten
 from rulesets.quadrature.model import Adversary, Capability, Kind, Mode, PcSource, Scenario
 from rulesets.quadrature.sheet import part_blocks
 
@@ -48,63 +46,14 @@ DECK = "adversary._deck"  # the names of the deck's cards the page drew (a JSON 
 ACTIONS = (Capability.ACTION.value, Capability.ACTION_COST.value)
 
 
-@cache
-def _page_defaults() -> dict[str, Any]:
-    """The scenario's flat defaults (the page adds only the dice faces, which settle never reads)."""
-    return flatten(to_data(Scenario()))
+def blocks(raw: RawForm) -> list[int]:
+    """The block rows in use (a block of 0 boxes is an empty row, ignored)."""
+    return [j for j in raw.rows("adversary.blocks") if (raw.number(f"adversary.blocks.{j}.boxes") or 0) > 0]
 
 
-class Raw:
-    """The form's raw values read as the form reads them: a missing field is its default, a
-    missing box is unticked (the form is bound: the page sent its marker)."""
-
-    def __init__(self, data: Mapping[str, str]) -> None:
-        self.data = dict(data)
-        self.changes: dict[str, str | None] = {}
-        self.notes: list[str] = []
-        defaults = _page_defaults()
-        self.counts = row_counts(Scenario, self.data, defaults)
-        self.leaves = {leaf.path: leaf for leaf in leaves(Scenario, self.counts)}
-        self.defaults = {path: defaults.get(path, leaf_default(leaf)) for path, leaf in self.leaves.items()}
-
-    def value(self, path: str) -> Any:
-        """The value the form would hold: the typed text, a box's state, or the default."""
-        leaf = self.leaves.get(path)
-        if leaf is not None and leaf.info.type is bool:
-            v: Any = self.data.get(path)
-            if isinstance(v, str):
-                v = {"true": True, "false": False}.get(v.lower(), v)
-            return bool(v)
-        if path in self.data:
-            return str(self.data[path])
-        return self.defaults.get(path)
-
-    def get(self, path: str) -> str:
-        v = self.value(path)
-        return "" if v is None else str(v).strip()
-
-    def number(self, path: str) -> int | None:
-        try:
-            return int(self.get(path))
-        except ValueError:
-            return None
-
-    def rows(self, name: str) -> list[int]:
-        return list(range(self.counts.get(f"adversary.{name}", 0)))
-
-    def set(self, path: str, value: str, note: str) -> None:
-        self.data[path] = value
-        self.changes[path] = value
-        self.notes.append(note)
-
-    def blocks(self) -> list[int]:
-        """The block rows in use (a block of 0 boxes is an empty row, ignored)."""
-        return [j for j in self.rows("blocks") if (self.number(f"adversary.blocks.{j}.boxes") or 0) > 0]
-
-
-def follow_deck_changes(raw: Raw) -> None:
+def follow_deck_changes(raw: RawForm) -> None:
     """A block names the deck card it grants: when that card is replaced or removed, follow it."""
-    deck = raw.rows("deck")
+    deck = raw.rows("adversary.deck")
     names = {i: raw.get(f"adversary.deck.{i}.name") for i in deck}
     was = {i: raw.data[f"adversary.deck.{i}.{WAS}"].strip() for i in deck if f"adversary.deck.{i}.{WAS}" in raw.data}
     current = {n for n in names.values() if n}
@@ -113,7 +62,7 @@ def follow_deck_changes(raw: Raw) -> None:
     except ValueError:
         drawn = []
     former = {str(n) for n in drawn if n} if isinstance(drawn, list) else set()
-    for j in raw.blocks():
+    for j in blocks(raw):
         label_path = f"adversary.blocks.{j}.label"
         label = raw.get(label_path)
         if raw.get(f"adversary.blocks.{j}.capability") not in ACTIONS or not label or label in current:
@@ -138,20 +87,20 @@ def follow_deck_changes(raw: Raw) -> None:
         # else: a label typed by hand that names no card: its field says why
 
 
-def follow_removed_parts(raw: Raw) -> None:
+def follow_removed_parts(raw: RawForm) -> None:
     """A part removed takes its blocks with it; the blocks of the later parts keep their part."""
     drawn = raw.number(PARTS)
     if drawn is None:
         return
     numbers = {}
-    for i in raw.rows("parts"):
+    for i in raw.rows("adversary.parts"):
         n = raw.number(f"adversary.parts.{i}.{NUMBER}")
         if n is not None and f"adversary.parts.{i}.{NUMBER}" in raw.data:
             numbers[n] = i + 1
     removed = set(range(1, drawn + 1)) - set(numbers)
     if not removed and all(old == new for old, new in numbers.items()):
         return
-    for j in raw.blocks():
+    for j in blocks(raw):
         path = f"adversary.blocks.{j}.part"
         part = raw.number(path)
         if part in removed:
@@ -161,10 +110,10 @@ def follow_removed_parts(raw: Raw) -> None:
                 _("Bloc {n} : sa partie du corps est retirée, le bloc aussi.").format(n=j + 1),
             )
         elif part in numbers and numbers[part] != part:
-            raw.data[path] = raw.changes[path] = str(numbers[part])  # the same part, renumbered: no note
+            raw.set(path, str(numbers[part]))  # the same part, renumbered: no note
 
 
-def horde_dodges(raw: Raw) -> None:
+def horde_dodges(raw: RawForm) -> None:
     if raw.get("adversary.kind") == Kind.HORDE.value and raw.get("adversary.guard_type") != "esquive":
         raw.set(
             "adversary.guard_type",
@@ -173,7 +122,7 @@ def horde_dodges(raw: Raw) -> None:
         )
 
 
-def skill_upgrades(raw: Raw) -> None:
+def skill_upgrades(raw: RawForm) -> None:
     if raw.get("pc.source") != PcSource.ROLLED.value:
         return
     skill, upgrades = raw.number("pc.skill"), raw.number("pc.skill_upgrades")
@@ -185,16 +134,9 @@ def skill_upgrades(raw: Raw) -> None:
         )
 
 
-def adversary(raw: Raw) -> Adversary | None:
+def adversary(raw: RawForm) -> Adversary | None:
     """The sheet the form describes, or None while one of its fields is wrong (its field says why)."""
-    flat: dict[str, Any] = {}
-    for path, leaf in raw.leaves.items():
-        if not path.startswith("adversary."):
-            continue
-        value = raw.value(path)
-        if value is None or (isinstance(value, str) and not value.strip() and leaf.info.type is not str):
-            continue  # blank: the field's default
-        flat[path] = value
+    flat = {path: value for path, value in raw.scenario_data().items() if path.startswith("adversary.")}
     try:
         sheet: Adversary = parse(Adversary, unflatten(flat)["adversary"])
     except ScenarioError:
@@ -214,7 +156,7 @@ def best_card(adv: Adversary) -> int | None:
     return choice[0] if choice else None
 
 
-def card_played(raw: Raw, adv: Adversary, mode: str) -> None:
+def card_played(raw: RawForm, adv: Adversary, mode: str) -> None:
     card = raw.number("card")
     if card is None:
         return
@@ -245,7 +187,7 @@ def first_part(adv: Adversary) -> int:
     )
 
 
-def target_part(raw: Raw, adv: Adversary) -> None:
+def target_part(raw: RawForm, adv: Adversary) -> None:
     target = raw.number("target_part")
     if target is None:
         return
@@ -262,7 +204,7 @@ def target_part(raw: Raw, adv: Adversary) -> None:
         )
 
 
-def gaze(raw: Raw, adv: Adversary) -> str:
+def gaze(raw: RawForm, adv: Adversary) -> str:
     mode = raw.get("mode")
     if mode != Mode.HYPNOTIC_GAZE.value:
         return mode
@@ -279,7 +221,7 @@ def gaze(raw: Raw, adv: Adversary) -> str:
 
 def settle(data: Mapping[str, str]) -> Settled:
     """What to change so that the scene the form describes stays valid (see the module docstring)."""
-    raw = Raw(data)
+    raw = RawForm(Scenario, data)
     follow_deck_changes(raw)
     follow_removed_parts(raw)
     horde_dodges(raw)
@@ -289,4 +231,4 @@ def settle(data: Mapping[str, str]) -> Settled:
         mode = gaze(raw, adv)
         card_played(raw, adv, mode)
         target_part(raw, adv)
-    return Settled(changes=raw.changes, notes=raw.notes)
+    return raw.settled()
