@@ -15,16 +15,22 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
+from calculator.forms import leaves
 from calculator.plugins import TableValues
 from rulesets.nephilim.model import (
     ELEMENT_FIELDS,
+    Approach,
     AttackerKind,
     Behaviour,
     Condition,
+    DefenceType,
     DefenderKind,
+    Effect,
     Element,
+    Protection,
     Scope,
     Sensitivity,
+    Weapon,
 )
 
 Values = Mapping[str, Any]
@@ -374,83 +380,18 @@ def effect_line(v: Values) -> str:
 
 # --------------------------------------------------------------------------- the groups
 
-APPROACH_FIELDS = (
-    "name",
-    "kind",
-    "attack_modifier",
-    "damage_bonus_phys",
-    "defence_malus_on_hit",
-    "opponent_next_round_malus",
-    "attacker_cannot_defend",
-    "deals_damage",
-    "aiming_rounds",
-    *(f"elements.{e}" for e in ELEMENT_FIELDS),
-)
-WEAPON_FIELDS = (
-    "name",
-    "category",
-    "degree",
-    "phys",
-    "mag",
-    "type",
-    "element",
-    "magical",
-    "null_non_mag_prot",
-    "firearm",
-    "range_m",
-    "range_label",
-    "ammunition",
-    "cadences.unique",
-    "cadences.cpc",
-    "cadences.raf_ctrl",
-    "cadences.raf_cont",
-)
-PROTECTION_FIELDS = ("name", "phys", "mag", "magical", "element", "optional_bonus", "use_optional_bonus")
-DEFENCE_FIELDS = (
-    "name",
-    "style",
-    "context",
-    "rolls",
-    "modifier",
-    "success_reduce_phys",
-    "success_reduce_mag",
-    "success_cancel",
-    "success_no_minimum",
-    "failure_add_phys",
-    "failure_add_mag",
-    "no_extra_defence_malus",
-    "needs_shield",
-    "escapes",
-    "needs_attack_roll",
-    *(f"elements.{e}" for e in ELEMENT_FIELDS),
-)
+
+def _leaf_paths(cls: type, *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A table's fields, every leaf of its dataclass in the engine's order (none can be forgotten)."""
+    return tuple(leaf.path for leaf in leaves(cls, {}) if leaf.path not in without)
+
+
+APPROACH_FIELDS = _leaf_paths(Approach)
+WEAPON_FIELDS = _leaf_paths(Weapon)
+PROTECTION_FIELDS = _leaf_paths(Protection)
+DEFENCE_FIELDS = _leaf_paths(DefenceType)
 # an effect row's components (its name is a choice, on the page beside its bestiary select)
-EFFECT_FIELDS = (
-    "scope",
-    "target",
-    "condition",
-    "attack",
-    "defence",
-    "damage",
-    "damage_phys",
-    "damage_mag",
-    "protection_phys",
-    "protection_mag",
-    "opponent_defence",
-    "opponent_defence_condition",
-    "opponent_next_round_attack",
-    "cancel_phys",
-    "cancel_mag",
-    "cancel_all",
-    "null_non_mag_prot",
-    "no_extra_defence_malus",
-    "weapon_magical",
-    "armour_magical",
-    "behaviour",
-    "element",
-    "threshold",
-    "note",
-)
+EFFECT_FIELDS = _leaf_paths(Effect, without=("name",))
 
 
 def _group(key: str, label: str, prefix: str, names: tuple[str, ...], describe: Callable[[Values], str]) -> TableValues:
