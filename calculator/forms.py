@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import functools
 import re
 import zlib
 from collections.abc import Mapping
@@ -47,16 +48,28 @@ class Leaf:
 
 
 def leaves(cls: type, rows: dict[str, int], prefix: str = "") -> list[Leaf]:
-    """Every editable field path of a scenario, with ``rows[path]`` rows for each list."""
+    """Every editable field path of a scenario, with ``rows[path]`` rows for each list.
+
+    Computed once per scenario type and row counts (the form and the plug-in's settle both ask for
+    them on every page request); the list returned is the caller's own."""
+    return list(_leaves(cls, tuple(sorted(rows.items())), prefix))
+
+
+@functools.lru_cache(maxsize=512)
+def _leaves(cls: type, rows: tuple[tuple[str, int], ...], prefix: str) -> tuple[Leaf, ...]:
+    return tuple(_walk(cls, dict(rows), prefix))
+
+
+def _walk(cls: type, rows: dict[str, int], prefix: str = "") -> list[Leaf]:
     out: list[Leaf] = []
     for info in fields_of(cls):
         path = prefix + info.name
         item = list_item(info.type)
         if _is_dataclass_type(info.type):
-            out.extend(leaves(info.type, rows, path + "."))
+            out.extend(_walk(info.type, rows, path + "."))
         elif item is not None and _is_dataclass_type(item):
             for i in range(rows.get(path, 1)):
-                out.extend(leaves(item, rows, f"{path}.{i}."))
+                out.extend(_walk(item, rows, f"{path}.{i}."))
         else:
             out.append(Leaf(path, info))
     return out
