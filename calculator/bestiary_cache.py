@@ -36,7 +36,8 @@ _RECENT: dict[str, tuple[float, Any]] = {}
 RECENT_SECONDS = 1.0
 
 
-def _cached(name: str, plugin: WebPlugin, compute: Any) -> Any:
+def cached(name: str, plugin: WebPlugin, compute: Any) -> Any:
+    """``compute()``, kept under ``name`` for the plug-in until the bestiary changes (see above)."""
     key = f"estoc:{plugin.slug}:{name}:{_version()}"
     seconds = getattr(settings, "BESTIARY_CACHE_SECONDS", 30)
     now = time.monotonic()
@@ -55,12 +56,12 @@ def _cached(name: str, plugin: WebPlugin, compute: Any) -> Any:
 
 def defaults(plugin: WebPlugin) -> dict[str, Any]:
     """``plugin.defaults()``, cached (a copy: callers may merge into it)."""
-    copied: dict[str, Any] = copy_data(_cached("defaults", plugin, plugin.defaults))
+    copied: dict[str, Any] = copy_data(cached("defaults", plugin, plugin.defaults))
     return copied
 
 
 def presets(plugin: WebPlugin) -> list[PresetGroup]:
-    return list(_cached("presets", plugin, plugin.presets))
+    return list(cached("presets", plugin, plugin.presets))
 
 
 def invalidate(**_kwargs: Any) -> None:

@@ -55,15 +55,22 @@ def damage_text(n: int | None, raw: Any = "") -> str:
     return _("{n}\u00a0dégât").format(n=n) if n <= 1 else _("{n}\u00a0dégâts").format(n=n)
 
 
+def _weapon_kinds() -> dict[tuple[int, bool, int], set[str]]:
+    kinds: dict[tuple[int, bool, int], set[str]] = {}
+    for damage, area, limit, category, name in Weapon.objects.values_list(
+        "damage", "area", "target_limit", "category", "name"
+    ):
+        kinds.setdefault((damage, area, limit), set()).add(category or name)
+    return kinds
+
+
 def weapon_kind(damage: int, area: bool, limit: int) -> str:
-    """The bestiary's word for such a weapon (« Lourde », « À mains nues »), when only one fits."""
-    kinds = {
-        category or name
-        for category, name in Weapon.objects.filter(damage=damage, area=area, target_limit=limit).values_list(
-            "category", "name"
-        )
-    }
-    return kinds.pop() if len(kinds) == 1 else ""
+    """The bestiary's word for such a weapon (« Lourde », « À mains nues »), when only one fits (read
+    once from the bestiary until it changes, not on every line drawn)."""
+    kinds = bestiary_cache.cached("weapon_kinds", plugins.get("encore"), _weapon_kinds).get(
+        (damage, area, limit), set()
+    )
+    return next(iter(kinds)) if len(kinds) == 1 else ""
 
 
 def describe_weapon(values: Mapping[str, Any]) -> str:

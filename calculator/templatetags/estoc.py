@@ -144,23 +144,25 @@ def adjust_parts(form: ScenarioForm, key: str, row: Any = "") -> tuple[Any, list
     return table, bound, line
 
 
-def adjust_line(form: ScenarioForm, key: str, row: Any = "", oob: bool = False) -> SafeString:
+def adjust_line(form: ScenarioForm, key: str, row: Any = "", oob: bool = False, line: str | None = None) -> SafeString:
     """The read-only line of a table values block. Its id and data attributes let a live change
     redraw it out of band (estoc.js names the lines the page shows, views.live_extras draws them)."""
-    parts = adjust_parts(form, key, row)
-    if parts is None:
-        return SafeString("")
+    if line is None:
+        parts = adjust_parts(form, key, row)
+        if parts is None:
+            return SafeString("")
+        line = parts[2]
     return format_html(
         '<span class="adjust-line" id="adjust-{}" data-key="{}" data-row="{}"{}>{}</span>',
         _path(key, row).replace(".", "-"),
         key,
         row,
         SafeString(' hx-swap-oob="true"') if oob else "",
-        parts[2],
+        line,
     )
 
 
-def _adjust_details(form: ScenarioForm, key: str, row: Any, body: str, errors: bool) -> SafeString:
+def _adjust_details(form: ScenarioForm, key: str, row: Any, body: str, errors: bool, line: str) -> SafeString:
     table = form.plugin.table(key)
     assert table is not None
     return format_html(
@@ -170,7 +172,7 @@ def _adjust_details(form: ScenarioForm, key: str, row: Any, body: str, errors: b
         key=_path(key, row),
         open=SafeString(" open") if errors else "",
         label=table.label,
-        line=adjust_line(form, key, row),
+        line=adjust_line(form, key, row, line=line),
         toggle=_("Ajuster"),
         body=SafeString(body),
     )
@@ -183,9 +185,9 @@ def adjust(form: ScenarioForm, key: str, row: Any = "") -> SafeString:
     parts = adjust_parts(form, key, row)
     if parts is None:
         return SafeString("")
-    bound = parts[1]
+    _table, bound, line = parts
     body = format_html('<div class="fields">{}</div>', SafeString("".join(render_field(bf) for bf in bound)))
-    return _adjust_details(form, key, row, body, any(bf.errors for bf in bound))
+    return _adjust_details(form, key, row, body, any(bf.errors for bf in bound), line)
 
 
 @register.simple_block_tag
@@ -198,7 +200,7 @@ def adjust_block(content: str, form: ScenarioForm, key: str, row: Any = "") -> S
         if form.plugin.table(key) is None:
             raise template.TemplateSyntaxError(f"{form.plugin.slug}: no table values named {key!r}")
         return SafeString(content)
-    return _adjust_details(form, key, row, content, errors or "is-invalid" in content)
+    return _adjust_details(form, key, row, content, errors or "is-invalid" in content, parts[2])
 
 
 @register.simple_tag
