@@ -68,6 +68,9 @@ def resolve_and_see_the_story(page, where: str) -> None:
     page.wait_for_selector("#story p")
     page.wait_for_load_state("networkidle")
     assert in_view(page, "#story p"), f"{where}: the first line of « Le récit » is not in view"
+    # and « Résoudre » is still at hand for the next exchange
+    assert in_view(page, "#resolve-button"), f"{where}: « Résoudre » is out of reach beside the result"
+    page.wait_for_timeout(500)  # the smooth scroll ends before any screenshot
 
 
 BROKEN_WORDS = """() => {
