@@ -12,17 +12,10 @@ from django.core.management import call_command
 from bestiary.aventuriers import table_mode
 from bestiary.aventuriers.models import Monster, Protection, Weapon
 from bestiary.aventuriers.table_mode import settle
+from tests.pages import NBSP, plain
 from tests.test_table_mode import Fields, controls, form_data
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-NBSP = "\u00a0"
-
-
-def plain(text):
-    """French typography aside (no-break spaces before « : », inside « », between a number and its unit)."""
-    if isinstance(text, list):
-        return [plain(t) for t in text]
-    return text.replace(NBSP, " ")
 
 
 URL = "/aventuriers/"

@@ -10,17 +10,8 @@ from django.core.management import call_command
 from bestiary.encore import table_mode
 from bestiary.encore.models import NPC, Protection, Weapon
 from bestiary.encore.table_mode import settle
+from tests.pages import NBSP, plain
 from tests.test_table_mode import controls, form_data
-
-NBSP = "\u00a0"
-
-
-def plain(text):
-    """French typography aside (no-break spaces before « : », inside « », between a number and its unit)."""
-    if isinstance(text, list):
-        return [plain(t) for t in text]
-    return text.replace(NBSP, " ")
-
 
 URL = "/encore/"
 

@@ -14,6 +14,7 @@ from django.core.management import call_command
 
 from bestiary.feerie import models as m
 from bestiary.feerie.settle import settle_action, settle_exchange
+from tests.pages import plain
 from tests.test_table_mode import controls, form_data
 
 pytestmark = pytest.mark.django_db
@@ -36,11 +37,6 @@ def load(client: Any, path: str, data: dict[str, str], select: str, key: str) ->
 
 def creature(name: str, mode: str = "m") -> str:
     return f"{m.Creature.objects.get(name=name).pk}.{mode}"
-
-
-def plain(notes: list[str]) -> list[str]:
-    """The notes with their no-break spaces (French typography) as plain ones, for comparing."""
-    return [n.replace("\u00a0", " ") for n in notes]
 
 
 def apply(data: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:
