@@ -1,14 +1,20 @@
-"""Short-lived cache of what each page reads from the bestiary on every request.
+"""What each page reads from the bestiary on every request, kept as Python objects in this process.
 
-Table settings and preset lists change only when an admin edits the bestiary, yet every page
-view and API call reads them. They are cached for ``BESTIARY_CACHE_SECONDS``; any save or delete
-of a bestiary model clears them in this process at once (other processes see the change when
-their copy expires, at most that many seconds later).
+Table settings and preset lists change only when an admin edits the bestiary, yet every page view
+and API call reads them. Each process keeps them in memory (no unpickling on every request, as a
+shared cache would need) under the bestiary's *version*, a token kept in the shared cache
+(``estoc:bestiary:version``): any save or delete of a bestiary model writes a new token, so every
+process drops its copies. A process reads the token at most every ``VERSION_CHECK_SECONDS``
+(a bestiary edit shows in the other processes within that delay, at once in the one that saved)
+and recomputes a copy at the latest after ``BESTIARY_CACHE_SECONDS`` anyway (0: no caching, the
+test suite's setting).
 """
 
 from __future__ import annotations
 
+import threading
 import time
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -19,39 +25,55 @@ from calculator.plugins import PresetGroup, WebPlugin
 from rulesets.core.schema import copy_data
 
 VERSION_KEY = "estoc:bestiary:version"
+VERSION_CHECK_SECONDS = 1.0
+
+# (version token, when it was read from the shared cache)
+_seen: list[Any] = [None, float("-inf")]
+# (plug-in slug, name) → (version token, when computed, value)
+_VALUES: dict[tuple[str, str], tuple[Any, float, Any]] = {}
+_lock = threading.Lock()
 
 
-def _version() -> int:
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        version = 1
-        cache.set(VERSION_KEY, version, None)
-    return int(version)
+def _version(now: float) -> Any:
+    """The bestiary's version token, read from the shared cache at most every VERSION_CHECK_SECONDS.
 
-
-# What this process last read, by versioned key, for a second: a page request reads the presets
-# twice (the view, then the plug-in's settle), and unpickling them from the cache costs more than
-# the settle itself. The key carries the version, so an admin's edit is seen at once.
-_RECENT: dict[str, tuple[float, Any]] = {}
-RECENT_SECONDS = 1.0
+    A random token rather than a counter: were the shared cache emptied (Redis restarted), a
+    counter would start again at a number a process may still hold copies under."""
+    token, read_at = _seen
+    if token is not None and now - read_at < VERSION_CHECK_SECONDS:
+        return token
+    token = cache.get(VERSION_KEY)
+    if token is None:
+        token = uuid.uuid4().hex
+        if not cache.add(VERSION_KEY, token, None):  # another process wrote one first: use it
+            token = cache.get(VERSION_KEY) or token
+    _seen[:] = [token, now]
+    return token
 
 
 def cached(name: str, plugin: WebPlugin, compute: Any) -> Any:
-    """``compute()``, kept under ``name`` for the plug-in until the bestiary changes (see above)."""
-    key = f"estoc:{plugin.slug}:{name}:{_version()}"
+    """``compute()``, kept in this process under ``name`` for the plug-in until the bestiary
+    changes (see above). The value is shared: callers must not change it."""
     seconds = getattr(settings, "BESTIARY_CACHE_SECONDS", 30)
+    if seconds <= 0:
+        return compute()
     now = time.monotonic()
-    recent = _RECENT.get(key)
-    if recent is not None and now - recent[0] < min(RECENT_SECONDS, seconds):
-        return recent[1]
-    value = cache.get(key)
-    if value is None:
-        value = compute()
-        cache.set(key, value, seconds)
-    if len(_RECENT) > 64:
-        _RECENT.clear()
-    _RECENT[key] = (now, value)
+    version = _version(now)
+    key = (plugin.slug, name)
+    kept = _VALUES.get(key)
+    if kept is not None and kept[0] == version and now - kept[1] < seconds:
+        return kept[2]
+    value = compute()
+    with _lock:
+        _VALUES[key] = (version, now, value)
     return value
+
+
+def clear_local() -> None:
+    """Forget this process's copies and the version token it read (tests)."""
+    with _lock:
+        _VALUES.clear()
+        _seen[:] = [None, float("-inf")]
 
 
 def defaults(plugin: WebPlugin) -> dict[str, Any]:
@@ -65,10 +87,12 @@ def presets(plugin: WebPlugin) -> list[PresetGroup]:
 
 
 def invalidate(**_kwargs: Any) -> None:
-    try:
-        cache.incr(VERSION_KEY)
-    except ValueError:
-        cache.set(VERSION_KEY, 2, None)
+    """A bestiary model was saved or deleted: a new version token, for every process."""
+    token = uuid.uuid4().hex
+    cache.set(VERSION_KEY, token, None)
+    with _lock:
+        _VALUES.clear()
+        _seen[:] = [token, time.monotonic()]
 
 
 def connect() -> None:

@@ -149,11 +149,13 @@ class ScenarioForm(forms.Form):
         plugin: WebPlugin,
         defaults: dict[str, Any],
         data: QueryDict | None = None,
+        flat_defaults: dict[str, Any] | None = None,
     ) -> None:
         bound = data is not None and MARKER in data
         self.ruleset = ruleset
         self.plugin = plugin
-        self.flat_defaults = flatten(defaults)
+        # ``defaults`` flattened: the caller may have it already (services.flat_defaults)
+        self.flat_defaults = flat_defaults if flat_defaults is not None else flatten(defaults)
         raw = dict(data.items()) if data is not None else {}
         self.rows = row_counts(ruleset.scenario_type, raw, self.flat_defaults)
         self.leaves = [
@@ -291,10 +293,10 @@ def _under_hidden(path: str, hidden: tuple[str, ...]) -> bool:
 
 def copy_query(data: QueryDict) -> QueryDict:
     """A mutable copy of a QueryDict: its value lists copied, its strings shared (``.copy()``
-    deep-copies every string, on every request)."""
+    deep-copies every string, on every request). The keys and values are already text, so they
+    go in as they are (``setlist`` decodes each one again; a Quadrature sheet has 800 of them)."""
     out = QueryDict(mutable=True)
-    for key, values in data.lists():
-        out.setlist(key, list(values))
+    dict.update(out, {key: list(values) for key, values in dict.items(data)})
     return out
 
 

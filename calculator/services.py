@@ -10,7 +10,7 @@ from rulesets.core import request as core_request
 from rulesets.core.dice import DiceSpec
 from rulesets.core.odds import Odds
 from rulesets.core.registry import Ruleset
-from rulesets.core.schema import ScenarioError, copy_data, parse, to_data, unflatten
+from rulesets.core.schema import ScenarioError, copy_data, flatten, parse, to_data
 
 ERROR_NOT_JSON = "Le corps de la requête doit être un objet JSON valide."
 ERROR_NOTHING_RESOLVED = "Aucun résultat : résolvez d'abord l'échange."
@@ -28,9 +28,21 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
 
 
 def ruleset_defaults(*, ruleset: Ruleset) -> dict[str, Any]:
-    """The scenario a page starts from: the engine's defaults with the table's settings."""
-    base = to_data(ruleset.scenario_type())
-    return deep_merge(base, bestiary_cache.defaults(plugins.get(ruleset.slug)))
+    """The scenario a page starts from: the engine's defaults with the table's settings (kept
+    until the bestiary changes: shared, callers must not change it)."""
+    return flat_defaults(ruleset=ruleset)[0]
+
+
+def flat_defaults(*, ruleset: Ruleset) -> tuple[dict[str, Any], dict[str, Any]]:
+    """:func:`ruleset_defaults` and the same flattened (``pc.attribute``), computed once per
+    version of the bestiary (shared: callers must not change them)."""
+    plugin = plugins.get(ruleset.slug)
+
+    def compute() -> tuple[dict[str, Any], dict[str, Any]]:
+        merged = deep_merge(to_data(ruleset.scenario_type()), plugin.defaults())
+        return merged, flatten(merged)
+
+    return bestiary_cache.cached("page_defaults", plugin, compute)  # type: ignore[no-any-return]
 
 
 def with_table_settings(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,11 +52,16 @@ def with_table_settings(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> dict
     scenario = payload.get("scenario")
     if scenario is None or not isinstance(scenario, Mapping):
         return dict(payload)
-    settings = bestiary_cache.defaults(plugins.get(ruleset.slug))
+    plugin = plugins.get(ruleset.slug)
+    settings = bestiary_cache.cached("defaults", plugin, plugin.defaults)  # deep_merge copies it
     return {**payload, "scenario": deep_merge(settings, scenario)}
 
 
-def resolution_resolve(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> core_request.Resolution:
+def resolution_resolve(*, ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None) -> core_request.Resolution:
+    """Resolve a request; ``parsed``: its scenario, already parsed from a page's form (whose
+    defaults hold the table settings), is not parsed again."""
+    if parsed is not None:
+        return core_request.resolve(ruleset, payload, parsed)
     return core_request.resolve(ruleset, with_table_settings(ruleset=ruleset, payload=payload))
 
 
@@ -52,10 +69,11 @@ def odds_compute(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> tuple[Any, 
     return core_request.odds(ruleset, with_table_settings(ruleset=ruleset, payload=payload))
 
 
-def scenario_try_parse(*, ruleset: Ruleset, flat: Mapping[str, Any]) -> Any | None:
-    """The scenario a form describes, or None while it is invalid (the live panels wait)."""
+def scenario_try_parse(*, ruleset: Ruleset, nested: Mapping[str, Any]) -> Any | None:
+    """The scenario a form describes (its values unflattened), or None while it is invalid (the
+    live panels wait)."""
     try:
-        return parse(ruleset.scenario_type, unflatten(dict(flat)))
+        return parse(ruleset.scenario_type, nested)
     except ScenarioError:
         return None
 
@@ -76,5 +94,6 @@ def resolution_from_query(*, ruleset: Ruleset, query: str) -> core_request.Resol
     data = QueryDict(query)
     if "seed" not in data:
         raise ScenarioError({"__all__": ERROR_NOTHING_RESOLVED})
-    form = ScenarioForm(ruleset, plugins.get(ruleset.slug), ruleset_defaults(ruleset=ruleset), data)
+    defaults, flat = flat_defaults(ruleset=ruleset)
+    form = ScenarioForm(ruleset, plugins.get(ruleset.slug), defaults, data, flat_defaults=flat)
     return resolution_resolve(ruleset=ruleset, payload=form.payload())

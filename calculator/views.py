@@ -108,9 +108,11 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         if plugin.settle is not None and not (request.method == "GET" and data.get("r") == "1"):
             # dependent fields follow their cause; a permalink replays exactly what it names
             settled = settle(plugin, data)
-    defaults = services.ruleset_defaults(ruleset=ruleset)
-    form = ScenarioForm(ruleset, plugin, defaults, data)
-    scenario = services.scenario_try_parse(ruleset=ruleset, flat=form.scenario_data())
+    defaults, flat_defaults = services.flat_defaults(ruleset=ruleset)
+    form = ScenarioForm(ruleset, plugin, defaults, data, flat_defaults=flat_defaults)
+    payload = form.payload()
+    # parsed once: the live panels, the dice and the resolution all read this scenario
+    scenario = services.scenario_try_parse(ruleset=ruleset, nested=payload["scenario"])
     form.set_dice(services.dice_spec(ruleset=ruleset, scenario=scenario), keep_typed=scenario is None)
 
     in_encounter = calculator_context(request, data, slug)
@@ -118,7 +120,6 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     link = ""
     flat_result: dict[str, Any] = {}
     status = 200
-    payload = form.payload()
     # the live redraw of the scene while typing: a POST (a long sheet would not fit in a URL) marked _live
     live_post = request.method == "POST" and data is not None and LIVE in data
     if live_post and settled.changes:
@@ -129,7 +130,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     )
     if wants_result:
         try:
-            resolution = services.resolution_resolve(ruleset=ruleset, payload=payload)
+            resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario)
         except ScenarioError as exc:
             form.set_errors(exc.errors)
             status = 422
@@ -158,7 +159,9 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "form": form,
         "preset_groups": groups,
         "scenario": scenario,
-        "scene": ruleset.scene(scenario) if scenario is not None else "",
+        "scene": resolution.narrative.scene
+        if resolution is not None
+        else (ruleset.scene(scenario) if scenario is not None else ""),
         "resolution": resolution,
         "permalink": carry(in_encounter, link) + RESULT_ANCHOR if link else "",
         "share_query": link.split("?", 1)[1] if "?" in link else "",

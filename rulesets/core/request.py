@@ -49,19 +49,23 @@ def parse_scenario(ruleset: Ruleset, data: Any) -> Any:
         raise ScenarioError({f"scenario.{k}" if k != "scenario" else k: v for k, v in exc.errors.items()}) from None
 
 
-def resolve(ruleset: Ruleset, payload: Mapping[str, Any]) -> Resolution:
-    """Validate a request and resolve it, or raise :class:`ScenarioError` (all field errors)."""
+def resolve(ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None) -> Resolution:
+    """Validate a request and resolve it, or raise :class:`ScenarioError` (all field errors).
+
+    ``parsed`` is the payload's scenario already parsed by the caller (a page parses its form
+    once for the live panels): it is not parsed a second time."""
     if not isinstance(payload, Mapping):
         raise ScenarioError({"__all__": _("La requête doit être un objet JSON.")})
     errors: dict[str, str] = {}
     for key in payload:
         if key not in {"scenario", "dice", "seed"}:
             errors[str(key)] = _("Champ inconnu.")
-    scenario = None
-    try:
-        scenario = parse_scenario(ruleset, payload.get("scenario"))
-    except ScenarioError as exc:
-        errors.update(exc.errors)
+    scenario = parsed
+    if scenario is None:
+        try:
+            scenario = parse_scenario(ruleset, payload.get("scenario"))
+        except ScenarioError as exc:
+            errors.update(exc.errors)
     seed = None
     try:
         seed = parse_seed(payload.get("seed"))

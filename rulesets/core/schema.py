@@ -112,108 +112,195 @@ def _is_tuple_of(tp: Any) -> Any | None:
     return None
 
 
+# A parser: (raw value, field path, errors) -> the parsed value, or None with a message in errors.
+Parser = typing.Callable[[Any, str, dict[str, str]], Any]
+_PARSERS: dict[tuple[Any, Spec], Parser] = {}
+
+
 def _parse_value(tp: Any, spec: Spec, raw: Any, path: str, errors: dict[str, str]) -> Any:
+    return _parser(tp, spec)(raw, path, errors)
+
+
+def _parser(tp: Any, spec: Spec) -> Parser:
+    """The parser of a field of type ``tp`` declared with ``spec``, built once per (type, spec):
+    the type's shape is read here, not on every value (a Quadrature sheet has some 300 values)."""
+    key = (tp, spec)
+    parser = _PARSERS.get(key)
+    if parser is None:
+        parser = _build_parser(tp, spec)
+        _PARSERS[key] = parser
+    return parser
+
+
+def _build_parser(tp: Any, spec: Spec) -> Parser:
     label = spec.label
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        if not isinstance(raw, Mapping):
-            errors[path] = _("{label} : objet attendu.").format(label=label)
-            return None
-        return _parse_object(tp, raw, path + ".", errors)
+        parse_fields = _object_parser(tp)
+
+        def parse_dataclass(raw: Any, path: str, errors: dict[str, str]) -> Any:
+            if not isinstance(raw, Mapping):
+                errors[path] = _("{label} : objet attendu.").format(label=label)
+                return None
+            return parse_fields(raw, path + ".", errors)
+
+        return parse_dataclass
     item_type = _is_tuple_of(tp)
     if item_type is not None:
-        if not isinstance(raw, list | tuple):
-            errors[path] = _("{label} : liste attendue.").format(label=label)
-            return None
-        if spec.min_items is not None and len(raw) < spec.min_items:
-            errors[path] = _("{label} : au moins {n} élément(s).").format(label=label, n=spec.min_items)
-            return None
-        if spec.max_items is not None and len(raw) > spec.max_items:
-            errors[path] = _("{label} : au plus {n} élément(s).").format(label=label, n=spec.max_items)
-            return None
-        item_spec = Spec(label=f"{label}", ge=spec.ge, le=spec.le)
-        items = [_parse_value(item_type, item_spec, r, f"{path}.{i}", errors) for i, r in enumerate(raw)]
-        return tuple(items)
+        item = _parser(item_type, Spec(label=f"{label}", ge=spec.ge, le=spec.le))
+        min_items, max_items = spec.min_items, spec.max_items
+
+        def parse_tuple(raw: Any, path: str, errors: dict[str, str]) -> Any:
+            if not isinstance(raw, list | tuple):
+                errors[path] = _("{label} : liste attendue.").format(label=label)
+                return None
+            if min_items is not None and len(raw) < min_items:
+                errors[path] = _("{label} : au moins {n} élément(s).").format(label=label, n=min_items)
+                return None
+            if max_items is not None and len(raw) > max_items:
+                errors[path] = _("{label} : au plus {n} élément(s).").format(label=label, n=max_items)
+                return None
+            return tuple([item(r, f"{path}.{i}", errors) for i, r in enumerate(raw)])
+
+        return parse_tuple
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        values = [m.value for m in tp]
-        if raw in values:
-            return tp(raw)
-        labels = tp.labels() if issubclass(tp, Choice) else {v: v for v in values}
-        errors[path] = _("{label} : choix inconnu « {value} » (choix possibles : {choices}).").format(
-            label=label, value=raw, choices=", ".join(f"{v} ({labels[v]})" for v in values)
-        )
-        return None
-    if tp is bool:
-        if isinstance(raw, bool):
-            return raw
-        if isinstance(raw, str) and raw.lower() in {"true", "on", "1", "oui", "false", "off", "0", "non", ""}:
-            return raw.lower() in {"true", "on", "1", "oui"}
-        errors[path] = _("{label} : vrai ou faux attendu.").format(label=label)
-        return None
-    if tp is int:
-        value: int | None = None
-        if isinstance(raw, bool):
-            value = None
-        elif isinstance(raw, int):
-            value = raw
-        elif isinstance(raw, float) and raw.is_integer():
-            value = int(raw)
-        elif isinstance(raw, str):
+        members = {m.value: m for m in tp}
+        enum_type = tp
+
+        def parse_enum(raw: Any, path: str, errors: dict[str, str]) -> Any:
             try:
-                value = int(raw.strip())
-            except ValueError:
+                member = members.get(raw)
+            except TypeError:  # an unhashable value (a list, an object): not a choice
+                member = None
+            if member is not None:
+                return member
+            values = list(members)
+            labels = enum_type.labels() if issubclass(enum_type, Choice) else {v: v for v in values}
+            errors[path] = _("{label} : choix inconnu « {value} » (choix possibles : {choices}).").format(
+                label=label, value=raw, choices=", ".join(f"{v} ({labels[v]})" for v in values)
+            )
+            return None
+
+        return parse_enum
+    if tp is bool:
+
+        def parse_bool(raw: Any, path: str, errors: dict[str, str]) -> Any:
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str):
+                lowered = raw.lower()
+                if lowered in _TRUE:
+                    return True
+                if lowered in _FALSE:
+                    return False
+            errors[path] = _("{label} : vrai ou faux attendu.").format(label=label)
+            return None
+
+        return parse_bool
+    if tp is int:
+        ge, le = spec.ge, spec.le
+
+        def parse_int(raw: Any, path: str, errors: dict[str, str]) -> Any:
+            value: int | None = None
+            kind = type(raw)
+            if kind is int:
+                value = raw
+            elif kind is bool:
                 value = None
-        if value is None:
-            errors[path] = _("{label} : nombre entier attendu.").format(label=label)
-            return None
-        if (spec.ge is not None and value < spec.ge) or (spec.le is not None and value > spec.le):
-            if spec.ge is not None and spec.le is not None:
-                msg = _("{label} : doit être entre {ge} et {le} (reçu {value}).")
-            elif spec.ge is not None:
-                msg = _("{label} : doit être au moins {ge} (reçu {value}).")
-            else:
-                msg = _("{label} : doit être au plus {le} (reçu {value}).")
-            errors[path] = msg.format(label=label, ge=spec.ge, le=spec.le, value=value)
-            return None
-        return value
+            elif isinstance(raw, int) or (isinstance(raw, float) and raw.is_integer()):
+                value = int(raw)
+            elif isinstance(raw, str):
+                try:
+                    value = int(raw.strip())
+                except ValueError:
+                    value = None
+            if value is None:
+                errors[path] = _("{label} : nombre entier attendu.").format(label=label)
+                return None
+            if (ge is not None and value < ge) or (le is not None and value > le):
+                if ge is not None and le is not None:
+                    msg = _("{label} : doit être entre {ge} et {le} (reçu {value}).")
+                elif ge is not None:
+                    msg = _("{label} : doit être au moins {ge} (reçu {value}).")
+                else:
+                    msg = _("{label} : doit être au plus {le} (reçu {value}).")
+                errors[path] = msg.format(label=label, ge=ge, le=le, value=value)
+                return None
+            return value
+
+        return parse_int
     if tp is str:
-        if not isinstance(raw, str):
-            errors[path] = _("{label} : texte attendu.").format(label=label)
+        max_length = spec.max_length
+
+        def parse_str(raw: Any, path: str, errors: dict[str, str]) -> Any:
+            if not isinstance(raw, str):
+                errors[path] = _("{label} : texte attendu.").format(label=label)
+                return None
+            text = raw.strip()
+            if len(text) > max_length:
+                errors[path] = _("{label} : {n} caractères au plus.").format(label=label, n=max_length)
+                return None
+            return text
+
+        return parse_str
+    raise TypeError(f"unsupported field type {tp!r}")
+
+
+_TRUE = frozenset({"true", "on", "1", "oui"})
+_FALSE = frozenset({"false", "off", "0", "non", ""})
+ObjectParser = typing.Callable[[Mapping[str, Any], str, dict[str, str]], Any]
+_OBJECT_PARSERS: dict[type, ObjectParser] = {}
+
+
+def _object_parser(cls: type) -> ObjectParser:
+    """The parser of a dataclass's fields, built once per class (see :func:`_parser`)."""
+    cached = _OBJECT_PARSERS.get(cls)
+    if cached is not None:
+        return cached
+    known = frozenset(f.name for f in fields_of(cls))
+    # (name, parser, default, optional, blank counts as missing, label); parsers built on first use
+    # so that a dataclass may name itself
+    plan = [
+        (f.name, None, f.default, f.optional, f.type is not str, f.spec.label, f.type, f.spec) for f in fields_of(cls)
+    ]
+    missing = dataclasses.MISSING
+    has_check = callable(getattr(cls, "check", None))
+    built: list[tuple[tuple[str, Parser, Any, bool, bool, str], ...]] = []
+
+    def parse_object(data: Mapping[str, Any], prefix: str, errors: dict[str, str]) -> Any:
+        if not built:  # two threads may both build it: the same tuple, kept once
+            built[:] = [tuple((n, _parser(tp, sp), d, o, b, lbl) for n, _p, d, o, b, lbl, tp, sp in plan)]
+        compiled = built[0]
+        for key in data:
+            if key not in known:
+                errors[prefix + str(key)] = _("Champ inconnu.")
+        kwargs: dict[str, Any] = {}
+        before = len(errors)
+        get = data.get
+        for name, parser, default, optional, blank_missing, label in compiled:
+            raw = get(name, None)
+            if raw is None or (blank_missing and isinstance(raw, str) and raw.strip() == ""):
+                if default is not missing:
+                    kwargs[name] = default
+                elif optional:
+                    kwargs[name] = None
+                else:
+                    errors[prefix + name] = _("{label} : champ obligatoire.").format(label=label)
+                continue
+            kwargs[name] = parser(raw, prefix + name, errors)
+        if len(errors) > before:
             return None
-        text = raw.strip()
-        if len(text) > spec.max_length:
-            errors[path] = _("{label} : {n} caractères au plus.").format(label=label, n=spec.max_length)
-            return None
-        return text
-    raise TypeError(f"unsupported field type {tp!r} at {path}")
+        obj = cls(**kwargs)
+        if has_check:
+            for key, message in obj.check().items():
+                errors[prefix + key] = message
+        return obj
+
+    _OBJECT_PARSERS[cls] = parse_object
+    return parse_object
 
 
 def _parse_object(cls: type, data: Mapping[str, Any], prefix: str, errors: dict[str, str]) -> Any:
-    known = {f.name for f in fields_of(cls)}
-    for key in data:
-        if key not in known:
-            errors[prefix + str(key)] = _("Champ inconnu.")
-    kwargs: dict[str, Any] = {}
-    before = len(errors)
-    for f in fields_of(cls):
-        path = prefix + f.name
-        raw = data.get(f.name, None)
-        if raw is None or (isinstance(raw, str) and raw.strip() == "" and f.type is not str):
-            if f.default is not dataclasses.MISSING:
-                kwargs[f.name] = f.default
-            elif f.optional:
-                kwargs[f.name] = None
-            else:
-                errors[path] = _("{label} : champ obligatoire.").format(label=f.spec.label)
-            continue
-        kwargs[f.name] = _parse_value(f.type, f.spec, raw, path, errors)
-    if len(errors) > before:
-        return None
-    obj = cls(**kwargs)
-    check = getattr(obj, "check", None)
-    if callable(check):
-        for key, message in check().items():
-            errors[prefix + key] = message
-    return obj
+    return _object_parser(cls)(data, prefix, errors)
 
 
 def parse(cls: type[Any], data: Mapping[str, Any]) -> Any:
@@ -221,44 +308,85 @@ def parse(cls: type[Any], data: Mapping[str, Any]) -> Any:
     if not isinstance(data, Mapping):
         raise ScenarioError({"scenario": _("Objet JSON attendu.")})
     errors: dict[str, str] = {}
-    obj = _parse_object(cls, data, "", errors)
+    obj = _object_parser(cls)(data, "", errors)
     if errors:
         raise ScenarioError(errors)
     return obj
+
+
+# a flat key's steps: (part, the part as an index or None, last step, the next part is an index)
+_Step = tuple[str, int | None, bool, bool]
+_KEY_STEPS: dict[str, tuple[_Step, ...]] = {}
+
+
+def _steps(key: str) -> tuple[_Step, ...]:
+    steps = _KEY_STEPS.get(key)
+    if steps is None:
+        parts = key.split(".")
+        last = len(parts) - 1
+        steps = tuple(
+            (part, int(part) if part.isdigit() else None, i == last, i < last and parts[i + 1].isdigit())
+            for i, part in enumerate(parts)
+        )
+        if len(_KEY_STEPS) < 50_000:  # field paths are finite; the bound guards against made-up keys
+            _KEY_STEPS[key] = steps
+    return steps
 
 
 def unflatten(flat: Mapping[str, Any]) -> dict[str, Any]:
     """``{"pc.attribute": "3", "targets.0.menace": "2"}`` → nested dicts and lists."""
     root: dict[str, Any] = {}
     for key, value in flat.items():
-        parts = key.split(".")
         node: Any = root
-        for i, part in enumerate(parts):
-            last = i == len(parts) - 1
-            nxt_is_index = not last and parts[i + 1].isdigit()
-            if isinstance(node, list):
-                idx = int(part)
+        for part, index, last, nxt_is_index in _steps(key):
+            if type(node) is list:
+                idx = index if index is not None else int(part)
                 while len(node) <= idx:
                     node.append({} if not nxt_is_index else [])
                 if last:
                     node[idx] = value
                 else:
                     node = node[idx]
+            elif last:
+                node[part] = value
             else:
-                if last:
-                    node[part] = value
-                else:
-                    node = node.setdefault(part, [] if nxt_is_index else {})
+                node = node.setdefault(part, [] if nxt_is_index else {})
     return root
+
+
+_SCALAR, _DATACLASS, _ENUM, _SEQUENCE = range(4)
+# what to_data does with a value of each type: (kind, the field names of a dataclass)
+_DATA_KINDS: dict[type, tuple[int, tuple[str, ...]]] = {}
+
+
+def _data_kind(cls: type) -> tuple[int, tuple[str, ...]]:
+    kind = _DATA_KINDS.get(cls)
+    if kind is None:
+        if dataclasses.is_dataclass(cls):
+            kind = (_DATACLASS, tuple(f.name for f in dataclasses.fields(cls)))
+        elif issubclass(cls, enum.Enum):
+            kind = (_ENUM, ())
+        elif issubclass(cls, tuple | list):
+            kind = (_SEQUENCE, ())
+        else:
+            kind = (_SCALAR, ())
+        _DATA_KINDS[cls] = kind
+    return kind
 
 
 def to_data(obj: Any) -> Any:
     """A scenario (or part of it) as plain JSON-able data."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-    if isinstance(obj, enum.Enum):
+    cls = type(obj)
+    if cls is int or cls is str or cls is bool or obj is None:
+        return obj
+    if isinstance(obj, type):  # a class, not an instance
+        return obj
+    kind, names = _data_kind(cls)
+    if kind == _DATACLASS:
+        return {name: to_data(getattr(obj, name)) for name in names}
+    if kind == _ENUM:
         return obj.value
-    if isinstance(obj, tuple | list):
+    if kind == _SEQUENCE:
         return [to_data(o) for o in obj]
     return obj
 
@@ -276,15 +404,19 @@ def copy_data(data: Any) -> Any:
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
     """Inverse of :func:`unflatten` for plain data."""
     out: dict[str, Any] = {}
+    _flatten_into(data, prefix, out)
+    return out
+
+
+def _flatten_into(data: Any, prefix: str, out: dict[str, Any]) -> None:
     if isinstance(data, Mapping):
         for k, v in data.items():
-            out.update(flatten(v, f"{prefix}{k}."))
+            _flatten_into(v, f"{prefix}{k}.", out)
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            out.update(flatten(v, f"{prefix}{i}."))
+            _flatten_into(v, f"{prefix}{i}.", out)
     else:
         out[prefix[:-1]] = data
-    return out
 
 
 def json_schema(cls: type) -> dict[str, Any]:
