@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
@@ -37,6 +38,7 @@ from django.contrib.staticfiles import finders  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from calculator.forms import permalink_query  # noqa: E402
 from rulesets.core.registry import load_all  # noqa: E402
 from rulesets.core.schema import parse, to_data  # noqa: E402
 
@@ -59,15 +61,6 @@ def summary(samples: list[float]) -> dict[str, float]:
         "p95_ms": round(samples[int(len(samples) * 0.95) - 1], 3),
         "mean_ms": round(statistics.fmean(samples), 3),
     }
-
-
-def htmx_post(client: Client, url: str, data: Any) -> Any:
-    """What htmx sends for a form: an urlencoded body (not the test client's default multipart)."""
-    from urllib.parse import urlencode
-
-    pairs = data.lists() if hasattr(data, "lists") else data.items()
-    body = urlencode([(k, v) for k, vs in pairs for v in (vs if isinstance(vs, list) else [vs])])
-    return client.post(url, body, content_type="application/x-www-form-urlencoded", HTTP_HX_REQUEST="true")
 
 
 def clear_odds_caches() -> None:
@@ -110,73 +103,37 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import get_runner  # noqa: F401  (keeps the test DB helpers importable)
 
-    old = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    # stdout carries the JSON report only: what the set-up prints goes to stderr
+    with contextlib.redirect_stdout(sys.stderr):
+        old = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        call_command("loadfixtures", verbosity=0)
-        run(Client())
+        with contextlib.redirect_stdout(sys.stderr):
+            call_command("loadfixtures", verbosity=0)
+        only = [part for part in os.environ.get("BENCH_ONLY", "").split(",") if part]
+        report = run(Client(), only)
     finally:
-        connection.creation.destroy_test_db(old, verbosity=0)
+        with contextlib.redirect_stdout(sys.stderr):
+            connection.creation.destroy_test_db(old, verbosity=0)
+    print(json.dumps(report, indent=2, ensure_ascii=False))
 
 
-def run(client: Client) -> None:
+def run(client: Client, only: list[str]) -> dict[str, object]:
+    """Every part of the report, or those named in ``only`` (``BENCH_ONLY=latency,odds``)."""
+    from bench import latency
+
     report: dict[str, object] = {}
-    repeat = int(os.environ.get("BENCH_REPEAT", "300"))
-    aldric = {
-        "_f": "1",
-        "action": "attaque",
-        "pc.name": "Aldric",
-        "pc.attribute": "3",
-        "pc.speciality": "on",
-        "pc.weapon": "3",
-        "pc.armour": "1",
-        "pc.cover": "2",
-        "npcs.0.name": "Arbalétrier",
-        "npcs.0.menace": "2",
-        "npcs.0.sante": "4",
-        "npcs.0.weapon": "3",
-        "strike.enabled": "on",
-        "dice.pc.1": "5",
-        "dice.pc.2": "2",
-        "dice.pc.3": "3",
-        "dice.pc.4": "1",
-        "dice.pc.5": "4",
-        "seed": "42",
-    }
-    api_body = json.dumps(load_all()["encore"].examples()[0].request)
-    views: dict[str, Callable[[], object]]
-    permalink = client.post("/encore/", aldric)["Location"]
-    views = {
-        "bare view": lambda: client.get("/bench/bare/"),
-        "enCORE resolve (htmx POST, fragment)": lambda: htmx_post(client, "/encore/", aldric),
-        "enCORE permalink (full page GET)": lambda: client.get(permalink),
-        "enCORE API resolve (JSON POST)": lambda: client.post(
-            "/api/rulesets/encore/resolve", api_body, content_type="application/json"
-        ),
-    }
-    # every other ruleset: its first worked example, through the page (htmx) and the API
-    from calculator.forms import permalink_query
-    from calculator.views import page_path
+    rounds = int(os.environ.get("BENCH_REPEAT", "200"))
+    if not only or "latency" in only:
+        report["latency"] = latency.run(client, rounds)
+    if not only or "odds" in only:
+        report.update(odds_report())
+    if not only or "weight" in only:
+        report["page_weight"] = page_weight(client)
+    return report
 
-    for slug, ruleset in load_all().items():
-        if slug == "encore":
-            continue
-        example = ruleset.examples()[0]
-        # the whole scenario, as a page's form carries it (a request may leave out fields that
-        # default to true, which an absent checkbox would turn off)
-        whole = to_data(parse(ruleset.scenario_type, example.request["scenario"]))
-        form = permalink_query({"scenario": whole, "dice": example.request.get("dice", {})}, 42)
-        body = json.dumps(example.request)
-        url = page_path(slug)
-        views[f"{slug} resolve (htmx POST, fragment)"] = lambda u=url, f=form: htmx_post(client, u, f)
-        views[f"{slug} API resolve (JSON POST)"] = lambda s=slug, b=body: client.post(
-            f"/api/rulesets/{s}/resolve", b, content_type="application/json"
-        )
-    latency = {name: summary(timed(fn, repeat)) for name, fn in views.items()}
-    bare = latency["bare view"]["median_ms"]
-    for row in latency.values():
-        row["ratio_to_bare"] = round(row["median_ms"] / bare, 2)
-    report["latency"] = latency
 
+def odds_report() -> dict[str, object]:
+    report: dict[str, object] = {}
     odds: dict[str, object] = {}
     for slug, ruleset in load_all().items():
         for example in ruleset.examples()[:3]:
@@ -194,13 +151,21 @@ def run(client: Client) -> None:
     report["odds"] = odds
     report["encore_pool_odds_median_ms"] = pools
     report["odds_default_and_largest"] = odds_extremes()
+    return report
+
+
+def page_weight(client: Client) -> dict[str, int]:
+    from bench.latency import htmx_post
 
     page = client.get("/encore/").content
     css_js = []
     for rel in ("vendor/bootstrap/bootstrap.min.css", "css/estoc.css", "js/estoc.js", "django_htmx/htmx-2.min.js"):
         path = finders.find(rel)
         css_js.append((rel, Path(path).read_bytes()))
-    fragment = htmx_post(client, "/encore/", aldric).content
+    example = load_all()["encore"].examples()[0].request
+    whole = to_data(parse(load_all()["encore"].scenario_type, example["scenario"]))
+    form = permalink_query({"scenario": whole, "dice": example.get("dice", {})}, 42)
+    fragment = htmx_post(client, "/encore/", [(k, v) for k, vs in form.lists() for v in vs]).content
     weight = {
         "html_bytes": len(page),
         "html_gzip": len(gzip.compress(page)),
@@ -209,8 +174,7 @@ def run(client: Client) -> None:
     weight["first_load_gzip_total"] = weight["html_gzip"] + sum(len(gzip.compress(d)) for _r, d in css_js)
     weight["htmx_fragment_bytes"] = len(fragment)
     weight["htmx_fragment_gzip"] = len(gzip.compress(fragment))
-    report["page_weight"] = weight
-    print(json.dumps(report, indent=2, ensure_ascii=False))
+    return weight
 
 
 if __name__ == "__main__":

@@ -1,0 +1,179 @@
+"""In-process latency of every calculator view, interleaved, against a bare view and the engine.
+
+Every request goes through Django's test client, so it crosses the whole middleware stack but not
+the network. The views are timed **interleaved**: each round calls every view once, in a new
+shuffled order, and the figures are medians over the rounds. A figure that drifts (the machine is
+shared) drifts for every view alike, so the ratios hold within one run; timing the views one after
+another made a figure move 3.4× between two runs (issue 18).
+
+For each of the six pages:
+
+* ``htmx resolve``: the click on « Résoudre » (POST, urlencoded as htmx sends it, ``HX-Request``);
+* ``live update``: a field typed (the same POST with ``_live=1`` and the « Ajuster » lines the page
+  shows in ``_adjusted``, as ``static/js/estoc.js`` sends it);
+* ``permalink``: the full page of a result (GET ``?…&r=1``: form, result and odds);
+
+and for each rule system:
+
+* ``API resolve``: ``POST /api/rulesets/<slug>/resolve``;
+* ``engine floor``: the same request without Django: table settings merged, parsed, resolved,
+  narrated, turned into the API's data and JSON-encoded (``rulesets.core.request``).
+
+Targets (issue 18): htmx resolve and live update ≤ 8× the bare view, permalink ≤ 25×, API
+resolve ≤ 1.5× its floor.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from django.test import Client
+
+TARGETS = {"htmx resolve": 8.0, "live update": 8.0, "permalink": 25.0}
+API_TARGET = 1.5
+_ADJUST_LINE = re.compile(r'class="[^"]*\badjust-line\b[^"]*"[^>]*data-key="([^"]*)"[^>]*data-row="([^"]*)"')
+
+
+def htmx_post(client: Client, url: str, pairs: list[tuple[str, str]] | str, **headers: str) -> Any:
+    """What htmx sends for a form: an urlencoded body (not the test client's default multipart);
+    ``pairs`` already encoded is sent as it is (the timed calls encode nothing)."""
+    body = pairs if isinstance(pairs, str) else urlencode(pairs)
+    return client.post(url, body, content_type="application/x-www-form-urlencoded", HTTP_HX_REQUEST="true", **headers)
+
+
+def adjusted(html: str) -> str:
+    """The ``_adjusted`` value estoc.js sends with a live change: ``key:row`` of each line shown."""
+    return ",".join(f"{key}:{row}" for key, row in _ADJUST_LINE.findall(html))
+
+
+def page_requests(client: Client) -> dict[str, dict[str, Callable[[], Any]]]:
+    """slug → {"htmx resolve", "live update", "permalink", "API resolve", "engine floor"}: each a
+    call that answers 200 (checked once here)."""
+    from calculator import services
+    from calculator.forms import permalink_query
+    from calculator.views import page_path
+    from rulesets.core import request as core_request
+    from rulesets.core.registry import load_all
+    from rulesets.core.schema import parse, to_data
+
+    out: dict[str, dict[str, Callable[[], Any]]] = {}
+    for slug, ruleset in load_all().items():
+        example = ruleset.examples()[0]
+        # the whole scenario, as a page's form carries it (a request may leave out fields that
+        # default to true, which an absent checkbox would turn off)
+        whole = to_data(parse(ruleset.scenario_type, example.request["scenario"]))
+        form = permalink_query({"scenario": whole, "dice": example.request.get("dice", {})}, 42)
+        url = page_path(slug)
+        pairs = [(k, v) for k, vs in form.lists() for v in vs]
+        link = htmx_post(client, url, pairs)["HX-Push-Url"]
+        page = client.get(link).content.decode()
+        live = [*pairs, ("_live", "1")]
+        shown = adjusted(page)
+        if shown:
+            live.append(("_adjusted", shown))
+        body = json.dumps(example.request)
+        payload = example.request
+        merged = services.with_table_settings(ruleset=ruleset, payload=payload)
+
+        def floor(r: Any = ruleset, m: dict[str, Any] = merged) -> str:
+            return json.dumps(core_request.result_data(core_request.resolve(r, m)))
+
+        resolve_body, live_body = urlencode(pairs), urlencode(live)
+        calls: dict[str, Callable[[], Any]] = {
+            "htmx resolve": lambda u=url, b=resolve_body: htmx_post(client, u, b),
+            "live update": lambda u=url, b=live_body: htmx_post(client, u, b, HTTP_HX_TARGET="live"),
+            "permalink": lambda u=link: client.get(u),
+            "API resolve": lambda s=slug, b=body: client.post(
+                f"/api/rulesets/{s}/resolve", b, content_type="application/json"
+            ),
+            "engine floor": floor,
+        }
+        for name, call in calls.items():
+            answer = call()
+            status = getattr(answer, "status_code", 200)
+            if status != 200:
+                raise SystemExit(f"{slug} {name} answers {status}: fix the benchmark first")
+        out[slug] = calls
+    return out
+
+
+def interleaved(
+    views: dict[str, Callable[[], Any]], rounds: int, warmup: int = 10, seed: int = 18
+) -> dict[str, list[float]]:
+    """Each view called ``warmup`` times, then ``rounds`` rounds of every view once, in a shuffled
+    order each round; the samples in ms, per view."""
+    names = list(views)
+    for _ in range(warmup):
+        for name in names:
+            views[name]()
+    rng = random.Random(seed)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for _ in range(rounds):
+        rng.shuffle(names)
+        for name in names:
+            fn = views[name]
+            start = time.perf_counter()
+            fn()
+            samples[name].append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "median_ms": round(statistics.median(ordered), 3),
+        "p95_ms": round(ordered[max(0, -(-len(ordered) * 95 // 100) - 1)], 3),
+    }
+
+
+def run(client: Client, rounds: int) -> dict[str, Any]:
+    """The latency report: per view its median and p95, its ratio and its verdict."""
+    requests = page_requests(client)
+    views: dict[str, Callable[[], Any]] = {"bare view": lambda: client.get("/bench/bare/")}
+    for slug, calls in requests.items():
+        for name, call in calls.items():
+            views[f"{slug} {name}"] = call
+    started = time.monotonic()
+    samples = interleaved(views, rounds)
+    bare = statistics.median(samples["bare view"])
+    report: dict[str, Any] = {
+        "method": f"{rounds} rounds, every view once per round in a shuffled order; medians",
+        "seconds": round(time.monotonic() - started, 1),
+        "bare view": summary(samples["bare view"]),
+        "pages": {},
+    }
+    verdicts: list[bool] = []
+    worst: dict[str, float] = {}
+    for slug in requests:
+        rows: dict[str, Any] = {}
+        for name in ("htmx resolve", "live update", "permalink"):
+            row = summary(samples[f"{slug} {name}"])
+            ratio = row["median_ms"] / bare
+            row.update(ratio_to_bare=round(ratio, 2), target=f"≤ {TARGETS[name]:g}× bare", met=ratio <= TARGETS[name])
+            verdicts.append(row["met"])
+            worst[name] = max(worst.get(name, 0.0), ratio)
+            rows[name] = row
+        api = summary(samples[f"{slug} API resolve"])
+        floor = summary(samples[f"{slug} engine floor"])
+        ratio = api["median_ms"] / floor["median_ms"]
+        rows["API resolve"] = {
+            **api,
+            "engine_floor_median_ms": floor["median_ms"],
+            "ratio_to_floor": round(ratio, 2),
+            "ratio_to_bare": round(api["median_ms"] / bare, 2),
+            "target": f"≤ {API_TARGET:g}× floor",
+            "met": ratio <= API_TARGET,
+        }
+        verdicts.append(rows["API resolve"]["met"])
+        worst["API resolve / floor"] = max(worst.get("API resolve / floor", 0.0), ratio)
+        report["pages"][slug] = rows
+    report["worst_ratio"] = {k: round(v, 2) for k, v in worst.items()}
+    report["met"] = all(verdicts)
+    return report
