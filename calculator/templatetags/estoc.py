@@ -9,11 +9,11 @@ from typing import Any
 
 from django import forms, template
 from django.forms import BoundField
-from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from calculator.forms import ScenarioForm
+from calculator.html import esc, fmt, fmt_join
 from rulesets.core.i18n import fr_percent
 
 register = template.Library()
@@ -33,7 +33,7 @@ def field(form: ScenarioForm, *parts: Any) -> SafeString:
 
 
 def _attrs(attrs: dict[str, Any]) -> SafeString:
-    return format_html_join("", ' {}="{}"', ((k, v) for k, v in attrs.items() if v is not None and v is not False))
+    return fmt_join("", ' {}="{}"', ((k, v) for k, v in attrs.items() if v is not None and v is not False))
 
 
 def render_field(bf: BoundField) -> SafeString:
@@ -47,11 +47,11 @@ def render_field(bf: BoundField) -> SafeString:
     errors = bf.errors
     field_id = bf.id_for_label
     invalid = " is-invalid" if errors else ""
-    feedback = format_html_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors))
-    help_text = format_html('<div class="form-text">{}</div>', bf.help_text) if bf.help_text else ""
+    feedback = fmt_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors))
+    help_text = fmt('<div class="form-text">{}</div>', bf.help_text) if bf.help_text else ""
     value = bf.value()
     if isinstance(widget, forms.CheckboxInput):
-        control = format_html(
+        control = fmt(
             '<div class="form-check"><input type="checkbox" name="{}" class="form-check-input{}"{}>'
             '<label class="form-check-label" for="{}">{}</label>{}{}</div>',
             bf.html_name,
@@ -62,28 +62,28 @@ def render_field(bf: BoundField) -> SafeString:
             feedback,
             help_text,
         )
-        return format_html('<div class="mb-3">{}</div>', control)
+        return fmt('<div class="mb-3">{}</div>', control)
     if isinstance(widget, forms.Select):
         current = "" if value is None else str(value)
 
         def option_tags(choices: Any) -> SafeString:
-            return format_html_join(
+            return fmt_join(
                 "",
                 '<option value="{}"{}>{}</option>',
                 ((k, " selected" if str(k) == current else "", v) for k, v in choices),
             )
 
-        options = format_html_join(
+        options = fmt_join(
             "",
             "{}",
             (
-                (format_html('<optgroup label="{}">{}</optgroup>', k, option_tags(v)),)
+                (fmt('<optgroup label="{}">{}</optgroup>', k, option_tags(v)),)
                 if isinstance(v, list | tuple)
                 else (option_tags([(k, v)]),)
                 for k, v in bf.field.choices  # type: ignore[attr-defined]
             ),
         )
-        control = format_html(
+        control = fmt(
             '<select name="{}" class="form-select{}" id="{}">{}</select>', bf.html_name, invalid, field_id, options
         )
     else:
@@ -91,7 +91,7 @@ def render_field(bf: BoundField) -> SafeString:
         css = attrs.pop("class", "")
         if isinstance(widget, forms.PasswordInput) and not widget.render_value:
             value = None  # a password is never written back into the page
-        control = format_html(
+        control = fmt(
             '<input type="{}" name="{}" value="{}" class="form-control {}{}"{}>',
             getattr(widget, "input_type", "text"),
             bf.html_name,
@@ -100,7 +100,7 @@ def render_field(bf: BoundField) -> SafeString:
             invalid,
             _attrs(attrs),
         )
-    return format_html(
+    return fmt(
         '<div class="mb-3"><label class="form-label" for="{}">{}</label>{}{}{}</div>',
         field_id,
         bf.label,
@@ -152,7 +152,7 @@ def adjust_line(form: ScenarioForm, key: str, row: Any = "", oob: bool = False, 
         if parts is None:
             return SafeString("")
         line = parts[2]
-    return format_html(
+    return fmt(
         '<span class="adjust-line" id="adjust-{}" data-key="{}" data-row="{}"{}>{}</span>',
         _path(key, row).replace(".", "-"),
         key,
@@ -165,7 +165,7 @@ def adjust_line(form: ScenarioForm, key: str, row: Any = "", oob: bool = False, 
 def _adjust_details(form: ScenarioForm, key: str, row: Any, body: str, errors: bool, line: str) -> SafeString:
     table = form.plugin.table(key)
     assert table is not None
-    return format_html(
+    return fmt(
         '<details class="adjust" data-adjust="{key}"{open}><summary>'
         '<span class="adjust-label">{label}</span> {line} '
         '<span class="adjust-toggle">{toggle}</span></summary>{body}</details>',
@@ -186,7 +186,7 @@ def adjust(form: ScenarioForm, key: str, row: Any = "") -> SafeString:
     if parts is None:
         return SafeString("")
     _table, bound, line = parts
-    body = format_html('<div class="fields">{}</div>', SafeString("".join(render_field(bf) for bf in bound)))
+    body = fmt('<div class="fields">{}</div>', SafeString("".join(render_field(bf) for bf in bound)))
     return _adjust_details(form, key, row, body, any(bf.errors for bf in bound), line)
 
 
@@ -221,15 +221,13 @@ def select_html(
     ``options`` are (key, label, reason); an entry with a reason is impossible here, shown disabled
     with it."""
     items = [
-        format_html('<option value="{}" disabled>{} — {}</option>', key, text, reason)
+        fmt('<option value="{}" disabled>{} — {}</option>', key, text, reason)
         if reason
-        else format_html('<option value="{}"{}>{}</option>', key, " selected" if key == selected else "", text)
+        else fmt('<option value="{}"{}>{}</option>', key, " selected" if key == selected else "", text)
         for key, text, reason in options
     ]
-    first = format_html(
-        '<option value=""{}>{}</option>', " selected" if not selected else "", placeholder or _("— choisir —")
-    )
-    return format_html(
+    first = fmt('<option value=""{}>{}</option>', " selected" if not selected else "", placeholder or _("— choisir —"))
+    return fmt(
         '<div class="preset input-group input-group-sm mb-2">'
         '<label class="input-group-text" for="id_{name}">{label}</label>'
         '<select class="form-select" id="id_{name}" name="{name}" data-load="{name}">{first}{options}</select>'
@@ -326,7 +324,7 @@ _BADGE = re.compile(r"\b(PHYS|MAG)\b")
 @register.filter
 def badges(text: Any) -> SafeString:
     """Escape ``text`` and show the PHYS and MAG tokens as coloured badges (Nephilim's frames)."""
-    escaped = conditional_escape(str(text))
+    escaped = esc(str(text))
     return SafeString(
         _BADGE.sub(lambda m: f'<span class="badge badge-{m.group(1).lower()}">{m.group(1)}</span>', escaped)
     )
@@ -348,13 +346,13 @@ def technical_groups(result: Any) -> SafeString:
     result fragment and is rendered on every resolve (docs/performance.md)."""
     tables = []
     for group, events in result.groups():
-        rows = format_html_join(
+        rows = fmt_join(
             "",
             '<tr class="ev-{}"><td>{}</td><td class="text-end value{}">{}</td><td class="rule">{}</td></tr>',
             ((e.kind, badges(e.label), _nobr(e.value), badges(e.value), e.rule) for e in events),
         )
         tables.append(
-            format_html(
+            fmt(
                 '<h3 class="h6 mt-2">{}</h3>\n<table class="table table-sm tech-table"><tbody>{}</tbody></table>',
                 group,
                 rows,

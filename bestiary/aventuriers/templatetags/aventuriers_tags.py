@@ -6,12 +6,12 @@ from typing import Any
 
 from django import forms, template
 from django.forms import BoundField
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from bestiary.aventuriers import selectors, table_mode, web
 from calculator.forms import ScenarioForm
+from calculator.html import fmt, fmt_join
 from calculator.templatetags.estoc import render_field
 from rulesets.aventuriers.engine import plan
 from rulesets.aventuriers.model import DEFAULT_DICE, Action, Facing, Scenario
@@ -36,11 +36,11 @@ def row_count(rows: dict[str, int] | None, path: str) -> int:
 
 def _verdict(ok: bool, yes: str, no: str, reasons: tuple[str, ...] = ()) -> SafeString:
     text = yes if ok else no + (" : " + ", ".join(reasons) if reasons else "")
-    return format_html('<li class="{}">{}</li>', "ok" if ok else "no", text)
+    return fmt('<li class="{}">{}</li>', "ok" if ok else "no", text)
 
 
 def _facing_buttons(group: str, label: str, current: Facing) -> SafeString:
-    buttons = format_html_join(
+    buttons = fmt_join(
         "",
         '<input type="hidden" name="preset.{0}.{1}" value="{1}">'
         '<button type="submit" class="btn btn-sm {2}" name="_load" value="preset.{0}.{1}" formnovalidate '
@@ -56,7 +56,7 @@ def _facing_buttons(group: str, label: str, current: Facing) -> SafeString:
             for f in Facing
         ),
     )
-    return format_html("{} {}", label, buttons)
+    return fmt("{} {}", label, buttons)
 
 
 @register.simple_tag
@@ -75,7 +75,7 @@ def board_grid(scenario: Scenario | None) -> SafeString:
         for x, code in zip(range(-radius, radius + 1), row, strict=True):
             if code == "T":
                 tds.append(
-                    format_html(
+                    fmt(
                         '<td class="cell-T" title="{}">{}<span class="arrow">{}</span></td>',
                         _("la cible"),
                         _("C"),
@@ -84,7 +84,7 @@ def board_grid(scenario: Scenario | None) -> SafeString:
                 )
             elif code == "A":
                 tds.append(
-                    format_html(
+                    fmt(
                         '<td class="cell-A" title="{}">{}<span class="arrow">{}</span></td>',
                         _("l'attaquant"),
                         _("A"),
@@ -94,7 +94,7 @@ def board_grid(scenario: Scenario | None) -> SafeString:
             else:
                 key = web.position_key(x, y)
                 tds.append(
-                    format_html(
+                    fmt(
                         '<td class="cell-{code}"><input type="hidden" name="preset.pos.{key}" value="{key}">'
                         '<button type="submit" name="_load" value="preset.pos.{key}" formnovalidate '
                         'title="{title}" aria-label="{title}"></button></td>',
@@ -103,8 +103,8 @@ def board_grid(scenario: Scenario | None) -> SafeString:
                         title=" — ".join(t for t in (_("placer l'attaquant ici"), CELL_TITLES.get(code, "")) if t),
                     )
                 )
-        cells.append(format_html("<tr>{}</tr>", SafeString("".join(tds))))
-    turns = format_html(
+        cells.append(fmt("<tr>{}</tr>", SafeString("".join(tds))))
+    turns = fmt(
         '<p class="avt-turns small mb-1">{}</p><p class="avt-turns small mb-1">{}</p>',
         _facing_buttons("afacing", _("Tourner l'attaquant :"), board.attacker_facing),
         _facing_buttons("tfacing", _("Tourner la cible :"), board.target_facing),
@@ -120,7 +120,7 @@ def board_grid(scenario: Scenario | None) -> SafeString:
             ]
         )
     )
-    return format_html(
+    return fmt(
         '<figure class="avt-board"><table class="avt-grid" aria-label="{label}"><tbody>{cells}</tbody></table>'
         '<figcaption>{turns}<p class="small mb-1">{legend} {far}</p><ul class="avt-verdicts">{verdicts}</ul></figcaption></figure>',
         label=_("Grille : la cible au centre"),
@@ -151,7 +151,7 @@ def die_table() -> SafeString:
         for default in DEFAULT_DICE:
             faces = [(f.damage, f.shield, f.lightning) for f in default.faces]
             rows.append((default.name, default.key, _faces_text(faces), False))
-    body = format_html_join(
+    body = fmt_join(
         "",
         '<tr><th scope="row">{}</th><td><code>{}</code></td><td>{}</td><td>{}</td></tr>',
         (
@@ -159,7 +159,7 @@ def die_table() -> SafeString:
             for name, key, faces, verified in rows
         ),
     )
-    return format_html(
+    return fmt(
         '<table class="table table-sm avt-dice"><caption>{}</caption><tbody>{}</tbody></table>',
         _("Faces des dés de combat : le numéro de face à taper pour chaque dé (modifiables dans l'administration)"),
         body,
@@ -176,12 +176,12 @@ def next_exchanges(resolution: Resolution | None) -> SafeString:
     links = web.next_exchanges(resolution)
     if not links:
         return SafeString("")
-    items = format_html_join(
+    items = fmt_join(
         "",
         '<a class="btn btn-sm btn-outline-primary me-2 mb-1 avt-next" href="{}">{}</a>',
         ((url, label) for label, url in links),
     )
-    return format_html(
+    return fmt(
         '<div class="avt-next-box alert alert-light"><p class="mb-1">{}</p>{}</div>',
         _("Échange suivant (PV, stamina et engagement conservés, nouveaux dés) :"),
         items,
@@ -218,7 +218,7 @@ def hidden_field(form: ScenarioForm, *parts: Any) -> SafeString:
     value = form[name].value()
     if isinstance(form.fields[name].widget, forms.CheckboxInput):
         value = "on" if value else ""
-    return format_html('<input type="hidden" name="{}" value="{}">', name, "" if value is None else value)
+    return fmt('<input type="hidden" name="{}" value="{}">', name, "" if value is None else value)
 
 
 @register.simple_tag

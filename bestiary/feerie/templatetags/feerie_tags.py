@@ -8,7 +8,6 @@ from typing import Any
 
 from django import template
 from django.forms import BoundField
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
@@ -18,6 +17,7 @@ from bestiary.feerie.settle import NAME_MARKER, NO_TACTIC_RULE, ROW_MARKER, TARG
 from bestiary.feerie.state import ATTRIBUTE_FLAGS, Scene
 from bestiary.feerie.web import NO_TACTIC, TacticGroup, creature_label_of
 from calculator.forms import ScenarioForm
+from calculator.html import fmt, fmt_join
 from calculator.plugins import Preset, PresetGroup
 from calculator.templatetags.estoc import adjust_parts, render_field, select_html
 from rulesets.feerie.model import Mode
@@ -182,11 +182,11 @@ def fighter_field(form: ScenarioForm, *parts: Any, label: str = "", blank: str =
         choices.insert(0, ("", blank))
     elif current not in {k for k, _n in choices}:
         choices.insert(0, (current, _("— combattant absent —")))
-    options = format_html_join(
+    options = fmt_join(
         "", '<option value="{}"{}>{}</option>', ((k, " selected" if k == current else "", n) for k, n in choices)
     )
     errors = bf.errors
-    return format_html(
+    return fmt(
         '<div class="mb-3"><label class="form-label" for="{id}">{label}</label>'
         '<select name="{name}" class="form-select{invalid}" id="{id}">{options}</select>{feedback}</div>',
         id=bf.id_for_label,
@@ -194,7 +194,7 @@ def fighter_field(form: ScenarioForm, *parts: Any, label: str = "", blank: str =
         name=bf.html_name,
         invalid=" is-invalid" if errors else "",
         options=options,
-        feedback=format_html_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors)),
+        feedback=fmt_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors)),
     )
 
 
@@ -209,7 +209,7 @@ def target_choices(form: ScenarioForm, row: int) -> SafeString:
     chosen = set(lines.text(scene.get(path)).replace(";", ",").replace(" ", ",").split(","))
     actor = lines.text(scene.get(f"activities.{row}.actor")) or "0"
     marker = f"activities.{row}.{TARGETS_MARKER}"
-    boxes = format_html_join(
+    boxes = fmt_join(
         "",
         '<div class="form-check form-check-inline"><input type="checkbox" class="form-check-input" name="{name}" '
         'id="id_{name}"{checked}><label class="form-check-label" for="id_{name}">{label}</label></div>',
@@ -220,14 +220,14 @@ def target_choices(form: ScenarioForm, row: int) -> SafeString:
         ),
     )
     errors = form[path].errors
-    return format_html(
+    return fmt(
         '<fieldset class="feerie-targets mb-3{invalid}"><legend class="form-label">{legend}</legend>'
         '<input type="hidden" name="{marker}" value="1">{boxes}{feedback}</fieldset>',
         invalid=" is-invalid" if errors else "",
         legend=_("Cibles"),
         marker=marker,
-        boxes=boxes or format_html('<span class="form-text">{}</span>', _("Aucun autre combattant.")),
-        feedback=format_html_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors)),
+        boxes=boxes or fmt('<span class="form-text">{}</span>', _("Aucun autre combattant.")),
+        feedback=fmt_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors)),
     )
 
 
@@ -238,14 +238,14 @@ def hidden_field(form: ScenarioForm, *parts: Any) -> SafeString:
     if name not in form.fields:
         return SafeString("")
     value = form[name].value()
-    return format_html('<input type="hidden" name="{}" value="{}">', name, "" if value is None else value)
+    return fmt('<input type="hidden" name="{}" value="{}">', name, "" if value is None else value)
 
 
 @register.simple_tag
 def row_markers(form: ScenarioForm, row: int) -> SafeString:
     """A combatant's number and name as drawn: settle tells from them a row removed and a new name."""
     name = lines.text(scene_of(form).get(f"fighters.{row}.name"))
-    return format_html(
+    return fmt(
         '<input type="hidden" name="fighters.{row}.{r}" value="{row}">'
         '<input type="hidden" name="fighters.{row}.{n}" value="{name}">',
         row=row,
@@ -284,9 +284,7 @@ def adjusts_open(form: ScenarioForm, row: Any, *keys: str) -> str:
 
 @register.simple_tag
 def table_fields(form: ScenarioForm, key: str, row: Any = "") -> SafeString:
-    return format_html(
-        '<div class="fields">{}</div>', SafeString("".join(render_field(bf) for bf in _parts(form, key, row)))
-    )
+    return fmt('<div class="fields">{}</div>', SafeString("".join(render_field(bf) for bf in _parts(form, key, row))))
 
 
 FLAG_LABELS = {

@@ -8,13 +8,13 @@ from typing import Any
 
 from django import template
 from django.template.loader import render_to_string
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from bestiary.quadrature import selectors
 from bestiary.quadrature.web import sheet_of
 from calculator.forms import ScenarioForm
+from calculator.html import fmt, fmt_join
 from rulesets.core.i18n import fr_number
 from rulesets.core.schema import ScenarioError, parse, unflatten
 from rulesets.quadrature.model import Adversary, Capability, Kind, Mode, Scenario
@@ -225,7 +225,7 @@ def choice_field(form: ScenarioForm, name: str, label: str, options: list[tuple[
     current = "" if bf.value() is None else str(bf.value()).strip()
     if current not in {v for v, _label, _off in options}:
         options = [*options, (current, current or "—", False)]
-    tags = format_html_join(
+    tags = fmt_join(
         "",
         '<option value="{}"{}{}>{}</option>',
         (
@@ -234,8 +234,8 @@ def choice_field(form: ScenarioForm, name: str, label: str, options: list[tuple[
         ),
     )
     invalid = " is-invalid" if bf.errors else ""
-    feedback = format_html_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in bf.errors))
-    return format_html(
+    feedback = fmt_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in bf.errors))
+    return fmt(
         '<div class="mb-3"><label class="form-label" for="{id}">{label}</label>'
         '<select name="{name}" class="form-select{invalid}" id="{id}">{options}</select>{feedback}</div>',
         id=bf.id_for_label,
