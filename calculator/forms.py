@@ -86,12 +86,35 @@ def list_paths(cls: type, prefix: str = "") -> dict[str, Spec]:
     return out
 
 
-def row_counts(cls: type, data: dict[str, Any], defaults: dict[str, Any]) -> dict[str, int]:
+@functools.cache
+def _list_paths(cls: type) -> tuple[tuple[str, Spec], ...]:
+    return tuple(list_paths(cls).items())
+
+
+def _row_indices(keys: Any, lists: frozenset[str]) -> dict[str, set[int]]:
+    """The row indices each list of ``lists`` has among ``keys`` (``npcs.2.menace`` → npcs: {2}),
+    in one pass over the keys (a Quadrature sheet has 800 of them)."""
+    found: dict[str, set[int]] = {}
+    match = _ROW.match
+    for key in keys:
+        m = match(key)
+        if m is not None and (path := m.group("list")) in lists:
+            found.setdefault(path, set()).add(int(m.group("index")))
+    return found
+
+
+def row_counts(cls: type, data: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for path, spec in list_paths(cls).items():
-        indices = {int(m.group("index")) for key in data if (m := _ROW.match(key)) and m.group("list") == path}
+    paths = _list_paths(cls)
+    lists = frozenset(path for path, _spec in paths)
+    in_data = _row_indices(data, lists)
+    in_defaults: dict[str, set[int]] | None = None
+    for path, spec in paths:
+        indices = in_data.get(path)
         if not indices:
-            indices = {int(m.group("index")) for key in defaults if (m := _ROW.match(key)) and m.group("list") == path}
+            if in_defaults is None:
+                in_defaults = _row_indices(defaults, lists)
+            indices = in_defaults.get(path)
         n = max(indices) + 1 if indices else 1
         # a hand-made URL may name row 999999: never build more rows than the list may hold
         counts[path] = min(max(n, spec.min_items or 0, 1), spec.max_items or 20)
@@ -156,8 +179,7 @@ class ScenarioForm(forms.Form):
         self.plugin = plugin
         # ``defaults`` flattened: the caller may have it already (services.flat_defaults)
         self.flat_defaults = flat_defaults if flat_defaults is not None else flatten(defaults)
-        raw = dict(data.items()) if data is not None else {}
-        self.rows = row_counts(ruleset.scenario_type, raw, self.flat_defaults)
+        self.rows = row_counts(ruleset.scenario_type, data if data is not None else {}, self.flat_defaults)
         self.leaves = [
             leaf
             for leaf in leaves(ruleset.scenario_type, self.rows)
@@ -267,6 +289,21 @@ class ScenarioForm(forms.Form):
         return payload
 
     # -- errors -------------------------------------------------------------------------------
+
+    def _clean_fields(self) -> None:
+        """Django's field validation, on the fields that can fail it: a choice (an unknown one) and
+        any value holding a null character. The other fields (text, numbers typed as text, boxes;
+        never required) take any value; the engine checks them (``parse``), with its own messages.
+        Cleaning some 300 fields to find none in error cost more than rendering them."""
+        for name, field in self.fields.items():
+            raw = self.data.get(name) if name in self.data else None
+            if isinstance(field, forms.ChoiceField) or (isinstance(raw, str) and "\x00" in raw):
+                bf = self[name]
+                try:
+                    self.cleaned_data[name] = field._clean_bound_field(bf)
+                except forms.ValidationError as exc:
+                    self.add_error(name, exc)
+
 
     def set_errors(self, errors: dict[str, str]) -> None:
         """Attach the engine's French messages (``scenario.pc.attribute`` …) to their fields."""

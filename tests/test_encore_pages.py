@@ -260,3 +260,19 @@ def test_a_valid_scenario_without_dice_shows_no_stale_dice_inputs(client):
     body = response.content.decode()
     assert 'name="dice.pc.1"' not in body
     assert 'name="pc.attribute" value="0"' in body
+
+
+def test_a_null_character_in_a_text_field_is_refused_on_that_field(client):
+    """The form cleans only the fields that can fail Django's validation (choices, and any value
+    holding a null character): the text field still says why it is refused."""
+    response = client.get("/encore/", {"_f": "1", "pc.name": "Ald\x00ric", "r": "1", "seed": "1"})
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert "pc.name" in form.errors
+    assert "choice" not in str(form.errors["pc.name"])  # Django's null-character message, not another
+
+
+def test_an_unknown_choice_is_refused_on_its_field(client):
+    response = client.get("/encore/", {"_f": "1", "action": "voler", "r": "1", "seed": "1"})
+    form = response.context["form"]
+    assert "action" in form.errors
