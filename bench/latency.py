@@ -106,47 +106,61 @@ def page_requests(client: Client) -> dict[str, dict[str, Callable[[], Any]]]:
 
 def interleaved(
     views: dict[str, Callable[[], Any]], rounds: int, warmup: int = 10, seed: int = 18
-) -> dict[str, list[float]]:
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Each view called ``warmup`` times, then ``rounds`` rounds of every view once, in a shuffled
-    order each round; the samples in ms, per view."""
+    order each round; the samples in ms, per view: wall-clock time and this thread's CPU time."""
     names = list(views)
     for _ in range(warmup):
         for name in names:
             views[name]()
     rng = random.Random(seed)
-    samples: dict[str, list[float]] = {name: [] for name in names}
+    wall: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     for _ in range(rounds):
         rng.shuffle(names)
         for name in names:
             fn = views[name]
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.thread_time()
             fn()
-            samples[name].append((time.perf_counter() - start) * 1000)
-    return samples
+            cpu[name].append((time.thread_time() - start_cpu) * 1000)
+            wall[name].append((time.perf_counter() - start) * 1000)
+    return wall, cpu
 
 
-def summary(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
+def summary(wall: list[float], cpu: list[float]) -> dict[str, float]:
+    ordered = sorted(wall)
     return {
+        "cpu_median_ms": round(statistics.median(cpu), 3),
         "median_ms": round(statistics.median(ordered), 3),
         "p95_ms": round(ordered[max(0, -(-len(ordered) * 95 // 100) - 1)], 3),
     }
 
 
 def run(client: Client, rounds: int) -> dict[str, Any]:
-    """The latency report: per view its median and p95, its ratio and its verdict."""
+    """The latency report: per view its medians (CPU and wall clock) and p95, its ratios and verdict.
+
+    The verdicts are on the ratios of **CPU time** (this thread's, ``time.thread_time``): what a
+    request costs the server, the stuff of capacity, and what a shared machine does not blur (a
+    process waiting for a core counts in the wall clock, not in its CPU time). The wall-clock
+    ratios are reported beside them."""
     requests = page_requests(client)
     views: dict[str, Callable[[], Any]] = {"bare view": lambda: client.get("/bench/bare/")}
     for slug, calls in requests.items():
         for name, call in calls.items():
             views[f"{slug} {name}"] = call
     started = time.monotonic()
-    samples = interleaved(views, rounds)
-    bare = statistics.median(samples["bare view"])
+    wall, cpu = interleaved(views, rounds)
+    bare_cpu = statistics.median(cpu["bare view"])
+    bare_wall = statistics.median(wall["bare view"])
+
+    def row_of(view: str) -> dict[str, Any]:
+        return summary(wall[view], cpu[view])
+
     report: dict[str, Any] = {
-        "method": f"{rounds} rounds, every view once per round in a shuffled order; medians",
+        "method": f"{rounds} rounds, every view once per round in a shuffled order; medians; "
+        "verdicts on the CPU-time ratios",
         "seconds": round(time.monotonic() - started, 1),
-        "bare view": summary(samples["bare view"]),
+        "bare view": row_of("bare view"),
         "pages": {},
     }
     verdicts: list[bool] = []
@@ -154,20 +168,27 @@ def run(client: Client, rounds: int) -> dict[str, Any]:
     for slug in requests:
         rows: dict[str, Any] = {}
         for name in ("htmx resolve", "live update", "permalink"):
-            row = summary(samples[f"{slug} {name}"])
-            ratio = row["median_ms"] / bare
-            row.update(ratio_to_bare=round(ratio, 2), target=f"≤ {TARGETS[name]:g}× bare", met=ratio <= TARGETS[name])
+            row = row_of(f"{slug} {name}")
+            ratio = row["cpu_median_ms"] / bare_cpu
+            row.update(
+                ratio_to_bare=round(ratio, 2),
+                wall_ratio_to_bare=round(row["median_ms"] / bare_wall, 2),
+                target=f"≤ {TARGETS[name]:g}× bare",
+                met=ratio <= TARGETS[name],
+            )
             verdicts.append(row["met"])
             worst[name] = max(worst.get(name, 0.0), ratio)
             rows[name] = row
-        api = summary(samples[f"{slug} API resolve"])
-        floor = summary(samples[f"{slug} engine floor"])
-        ratio = api["median_ms"] / floor["median_ms"]
+        api = row_of(f"{slug} API resolve")
+        floor = row_of(f"{slug} engine floor")
+        ratio = api["cpu_median_ms"] / floor["cpu_median_ms"]
         rows["API resolve"] = {
             **api,
+            "engine_floor_cpu_median_ms": floor["cpu_median_ms"],
             "engine_floor_median_ms": floor["median_ms"],
             "ratio_to_floor": round(ratio, 2),
-            "ratio_to_bare": round(api["median_ms"] / bare, 2),
+            "wall_ratio_to_floor": round(api["median_ms"] / floor["median_ms"], 2),
+            "ratio_to_bare": round(api["cpu_median_ms"] / bare_cpu, 2),
             "target": f"≤ {API_TARGET:g}× floor",
             "met": ratio <= API_TARGET,
         }

@@ -371,3 +371,62 @@ def duration_fr(value: Any) -> str:
     if hours:
         return f"{hours}\u00a0h"
     return f"{max(1, minutes)}\u00a0min"
+
+
+@register.simple_tag
+def odds_body(odds: Any, charts: list[Any]) -> SafeString:
+    """The odds panel's table and charts (SVG bars), written in Python: a live change redraws them
+    on every field typed, and a chart's bars through template loops cost more than the odds of a
+    warm scenario. Numbers are written unlocalised (SVG coordinates)."""
+    rows = [
+        fmt(
+            '<tr class="tone-{}"><th scope="row">{}</th><td class="text-end" title="{}">{}</td></tr>',
+            code,
+            label,
+            fraction(p),
+            percent(p),
+        )
+        for code, label, p in odds.outcomes
+    ]
+    rows += [
+        fmt(
+            '<tr><th scope="row">{}</th><td class="text-end" title="{}">{}</td></tr>',
+            label,
+            fraction(v),
+            percent(v) if "Probabilité" in label else decimal(v),
+        )
+        for _code, label, v in odds.expectations
+    ]
+    out = [f'<table class="table table-sm odds-table"><tbody>{"".join(rows)}</tbody></table>']
+    for c in charts:
+        bars = []
+        for b in c.bars:
+            bar = fmt(
+                '<g><title>{} {} : {}</title><rect x="{}" y="{}" width="{}" height="{}" class="bar" />',
+                b.label,
+                c.chart.unit,
+                b.percent,
+                b.x,
+                b.y,
+                b.width,
+                b.height,
+            )
+            if b.show_label:
+                bar += fmt('<text x="{}" y="{}" class="tick">{}</text>', b.label_x, c.height - 6, b.label)
+            if b.show_percent:
+                # the template's « b.y|add:'-3' »: Django's add filter takes the integer part first
+                bar += fmt('<text x="{}" y="{}" class="pct">{}</text>', b.label_x, int(b.y) - 3, b.percent)
+            bars.append(bar + "</g>")
+        out.append(
+            fmt(
+                '<figure class="chart"><figcaption>{title}</figcaption>'
+                '<svg viewBox="0 0 {w} {h}" role="img" aria-label="{title}">'
+                '<line x1="0" y1="{base}" x2="{w}" y2="{base}" class="axis" />{bars}</svg></figure>',
+                title=c.chart.title,
+                w=c.width,
+                h=c.height,
+                base=c.baseline,
+                bars=SafeString("".join(bars)),
+            )
+        )
+    return SafeString("\n".join(out))
