@@ -36,78 +36,112 @@ def _attrs(attrs: dict[str, Any]) -> SafeString:
     return fmt_join("", ' {}="{}"', ((k, v) for k, v in attrs.items() if v is not None and v is not False))
 
 
+# What a field's markup holds that does not change from one request to the next (its label, name,
+# id, attributes, help, options), escaped once: key → pieces (see render_field)
+_STATIC: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_STATIC_MAX = 20_000
+
+
+def _static(key: tuple[Any, ...], build: Any) -> tuple[str, ...]:
+    pieces = _STATIC.get(key)
+    if pieces is None:
+        pieces = build()
+        if len(_STATIC) >= _STATIC_MAX:
+            _STATIC.clear()
+        _STATIC[key] = pieces
+    return pieces
+
+
 def render_field(bf: BoundField) -> SafeString:
     """One Bootstrap 5 field (label, input, French error, help), built directly in Python.
 
     The same markup crispy-bootstrap5 produces, without a template per field: the calculator
     form has some fifty fields, and rendering them through templates cost most of the response
-    time (see docs/performance.md).
+    time (see docs/performance.md). What does not change between requests (label, attributes,
+    options) is escaped once and kept; the value, the errors and the choice are written each time.
     """
     widget = bf.field.widget
     errors = bf.errors
     field_id = bf.id_for_label
+    name = bf.html_name
+    label = bf.label
+    help_text = bf.help_text
     invalid = " is-invalid" if errors else ""
-    feedback = fmt_join("", '<div class="invalid-feedback d-block">{}</div>', ((e,) for e in errors))
-    help_text = fmt('<div class="form-text">{}</div>', bf.help_text) if bf.help_text else ""
+    feedback = "".join(f'<div class="invalid-feedback d-block">{esc(e)}</div>' for e in errors)
     value = bf.value()
     if isinstance(widget, forms.CheckboxInput):
-        control = fmt(
-            '<div class="form-check"><input type="checkbox" name="{}" class="form-check-input{}"{}>'
-            '<label class="form-check-label" for="{}">{}</label>{}{}</div>',
-            bf.html_name,
-            invalid,
-            _attrs({"id": field_id, "checked": bool(value)}),
-            field_id,
-            bf.label,
-            feedback,
-            help_text,
-        )
-        return fmt('<div class="mb-3">{}</div>', control)
-    if isinstance(widget, forms.Select):
-        current = "" if value is None else str(value)
-
-        def option_tags(choices: Any) -> SafeString:
-            return fmt_join(
-                "",
-                '<option value="{}"{}>{}</option>',
-                ((k, " selected" if str(k) == current else "", v) for k, v in choices),
-            )
-
-        options = fmt_join(
-            "",
-            "{}",
-            (
-                (fmt('<optgroup label="{}">{}</optgroup>', k, option_tags(v)),)
-                if isinstance(v, list | tuple)
-                else (option_tags([(k, v)]),)
-                for k, v in bf.field.choices  # type: ignore[attr-defined]
+        pieces = _static(
+            ("checkbox", name, field_id, str(label), str(help_text)),
+            lambda: (
+                f'<div class="mb-3"><div class="form-check"><input type="checkbox" name="{esc(name)}" '
+                'class="form-check-input',
+                # _attrs({"id": …, "checked": …}): a true box is written checked="True"
+                f'"{_attrs({"id": field_id})}',
+                f'><label class="form-check-label" for="{esc(field_id)}">{esc(label)}</label>',
+                f'<div class="form-text">{esc(help_text)}</div>' if help_text else "",
             ),
         )
-        control = fmt(
-            '<select name="{}" class="form-select{}" id="{}">{}</select>', bf.html_name, invalid, field_id, options
+        checked = ' checked="True"' if value else ""
+        return SafeString(f"{pieces[0]}{invalid}{pieces[1]}{checked}{pieces[2]}{feedback}{pieces[3]}</div></div>")
+    if isinstance(widget, forms.Select):
+        choices = bf.field.choices  # type: ignore[attr-defined]
+        pieces = _static(
+            ("select", name, field_id, str(label), str(help_text), repr(choices)),
+            lambda: _select_pieces(name, field_id, label, help_text, choices),
         )
-    else:
-        attrs = {**widget.attrs, "id": field_id}
-        css = attrs.pop("class", "")
-        if isinstance(widget, forms.PasswordInput) and not widget.render_value:
-            value = None  # a password is never written back into the page
-        control = fmt(
-            '<input type="{}" name="{}" value="{}" class="form-control {}{}"{}>',
-            getattr(widget, "input_type", "text"),
-            bf.html_name,
-            "" if value is None else value,
-            css,
-            invalid,
-            _attrs(attrs),
+        current = "" if value is None else str(value)
+        options = "".join(
+            f"{head}{' selected' if key == current else ''}{rest}" for key, head, rest in _option_triples(pieces[2])
         )
-    return fmt(
-        '<div class="mb-3"><label class="form-label" for="{}">{}</label>{}{}{}</div>',
-        field_id,
-        bf.label,
-        control,
-        feedback,
-        help_text,
+        return SafeString(
+            f'{pieces[0]}<select name="{esc(name)}" class="form-select{invalid}" id="{esc(field_id)}">'
+            f"{options}</select>{feedback}{pieces[1]}</div>"
+        )
+    attrs = {**widget.attrs, "id": field_id}
+    css = attrs.pop("class", "")
+    if isinstance(widget, forms.PasswordInput) and not widget.render_value:
+        value = None  # a password is never written back into the page
+    input_type = getattr(widget, "input_type", "text")
+    pieces = _static(
+        ("input", name, str(label), str(help_text), input_type, css, tuple(attrs.items())),
+        lambda: (
+            f'<div class="mb-3"><label class="form-label" for="{esc(field_id)}">{esc(label)}</label>'
+            f'<input type="{esc(input_type)}" name="{esc(name)}" value="',
+            f'" class="form-control {esc(css)}',
+            f'"{_attrs(attrs)}>',
+            f'<div class="form-text">{esc(help_text)}</div>' if help_text else "",
+        ),
     )
+    shown = "" if value is None else esc(value)
+    return SafeString(f"{pieces[0]}{shown}{pieces[1]}{invalid}{pieces[2]}{feedback}{pieces[3]}</div>")
+
+
+def _select_pieces(name: str, field_id: str, label: Any, help_text: Any, choices: Any) -> tuple[Any, ...]:
+    """A select's static pieces: the label, the help, and each option as (its value as compared,
+    the markup before « selected », the markup after); an optgroup's options inside it."""
+    head = f'<div class="mb-3"><label class="form-label" for="{esc(field_id)}">{esc(label)}</label>'
+    help_html = f'<div class="form-text">{esc(help_text)}</div>' if help_text else ""
+
+    def option(key: Any, text: Any) -> tuple[str, str, str]:
+        return (str(key), f'<option value="{esc(key)}"', f">{esc(text)}</option>")
+
+    items: list[Any] = []
+    for key, text in choices:
+        if isinstance(text, list | tuple):
+            items.append((None, f'<optgroup label="{esc(key)}">', tuple(option(k, v) for k, v in text)))
+        else:
+            items.append(option(key, text))
+    return head, help_html, tuple(items)
+
+
+def _option_triples(items: tuple[Any, ...]) -> Any:
+    for item in items:
+        if item[0] is None:  # an optgroup: its options, then its end
+            yield "", item[1], ""
+            yield from item[2]
+            yield "", "", "</optgroup>"
+        else:
+            yield item
 
 
 def shown_value(bf: BoundField) -> str:
