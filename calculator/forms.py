@@ -300,7 +300,7 @@ class ScenarioForm(forms.Form):
             if isinstance(field, forms.ChoiceField) or (isinstance(raw, str) and "\x00" in raw):
                 bf = self[name]
                 try:
-                    self.cleaned_data[name] = field._clean_bound_field(bf)
+                    self.cleaned_data[name] = field.clean(bf.initial if field.disabled else bf.data)
                 except forms.ValidationError as exc:
                     self.add_error(name, exc)
 

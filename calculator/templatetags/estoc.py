@@ -38,11 +38,11 @@ def _attrs(attrs: dict[str, Any]) -> SafeString:
 
 # What a field's markup holds that does not change from one request to the next (its label, name,
 # id, attributes, help, options), escaped once: key → pieces (see render_field)
-_STATIC: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_STATIC: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _STATIC_MAX = 20_000
 
 
-def _static(key: tuple[Any, ...], build: Any) -> tuple[str, ...]:
+def _static(key: tuple[Any, ...], build: Any) -> tuple[Any, ...]:
     pieces = _STATIC.get(key)
     if pieces is None:
         pieces = build()
