@@ -24,12 +24,11 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import gcd
 from typing import Annotated, Any
 
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, numeric_die
 from rulesets.core.i18n import _
-from rulesets.core.odds import Chart, Distribution, Odds
+from rulesets.core.odds import Chart, Odds
 from rulesets.core.results import Event, Result
 from rulesets.core.schema import Choice, Spec
 from rulesets.feerie.angles import crowding, sweep
@@ -900,14 +899,14 @@ def next_action(s: ActionScenario, result: Result) -> ActionScenario:
 # --- odds -------------------------------------------------------------------------------------------------
 
 
-def _initiative_distribution(s: ActionScenario, f: Fighter) -> Distribution[tuple[int, int]]:
-    """(Initiative, dice term) of a combatant: fixed when typed."""
+def _initiative_weights(s: ActionScenario, f: Fighter) -> tuple[tuple[tuple[int, int], int], ...]:
+    """((Initiative, dice term), number of rolls) of a combatant: one certain roll when typed."""
     base = sum(v for _l, v, _r in initiative_base(f))
     if f.initiative is not None:
-        return Distribution.certain((f.initiative, f.initiative - base))
-    from rulesets.feerie.odds import term_distribution
+        return (((f.initiative, f.initiative - base), 1),)
+    from rulesets.feerie.odds import term_weights
 
-    return term_distribution(s.roll).map(lambda t: (base + t, t))
+    return tuple(((base + t, t), n) for t, n in term_weights(s.roll))
 
 
 @dataclass(frozen=True, slots=True)
@@ -923,66 +922,102 @@ class _Ranked:
         return self.idle + self.cumulative[bisect_left(self.keys, key)]
 
 
-def _ranked(dist: Distribution[tuple[int, int]], g: Fighter) -> tuple[_Ranked, list[tuple[tuple[int, ...], int]]]:
-    denominator = 1
-    for _o, p in dist:
-        denominator = denominator * p.denominator // gcd(denominator, p.denominator)
-    weighted: list[tuple[tuple[int, ...], int]] = [
-        ((init, *priority(g, init, term)), int(p * denominator)) for (init, term), p in dist
-    ]
+def _ranked(
+    weights: tuple[tuple[tuple[int, int], int], ...], g: Fighter
+) -> tuple[_Ranked, list[tuple[tuple[int, ...], int]]]:
+    weighted: list[tuple[tuple[int, ...], int]] = [((init, *priority(g, init, term)), n) for (init, term), n in weights]
     acting = sorted((k, w) for k, w in weighted if k[0] > 0)
     cumulative = [0]
     for _k, w in acting:
         cumulative.append(cumulative[-1] + w)
     idle = sum(w for k, w in weighted if k[0] <= 0)
-    return _Ranked([k for k, _w in acting], cumulative, idle, denominator), acting
+    return _Ranked([k for k, _w in acting], cumulative, idle, sum(n for _o, n in weights)), acting
+
+
+def first_weights(ranked: list[tuple[_Ranked, list[tuple[tuple[int, ...], int]]]]) -> list[int]:
+    """For each combatant, the weight of the rolls where it alone holds the highest key: the sum,
+    over its keys, of the key's weight times every other combatant's weight strictly below it.
+
+    One sweep over every key of every combatant in ascending order keeps each combatant's weight
+    below the current key and the product of those weights (its zero factors counted apart), so
+    the product over the others is one division: linear in the number of keys instead of keys ×
+    combatants (24 combatants of 3d100 − 3d100: 14 000 keys).
+    """
+    below = [r.idle for r, _acting in ranked]
+    zeros = sum(1 for b in below if b == 0)
+    product = 1
+    for b in below:
+        if b:
+            product *= b
+    events = sorted((key, i, w) for i, (_r, acting) in enumerate(ranked) for key, w in acting)
+    out = [0] * len(ranked)
+    start, count = 0, len(events)
+    while start < count:
+        key = events[start][0]
+        stop = start + 1
+        while stop < count and events[stop][0] == key:
+            stop += 1
+        group = events[start:stop] if stop > start + 1 else (events[start],)
+        for _key, i, w in group:
+            if below[i]:  # the product over the others: every factor but this one
+                if zeros == 0:
+                    out[i] += w * (product // below[i])
+            elif zeros == 1:  # this combatant's is the only zero factor
+                out[i] += w * product
+        for _key, i, w in group:  # equal keys are not strictly below each other: counted after the group
+            old = below[i]
+            below[i] = old + w
+            if old:
+                product = product // old * below[i]
+            else:
+                zeros -= 1
+                product *= below[i]
+        start = stop
+    return out
 
 
 def odds(s: ActionScenario) -> Odds:
     """Exact chance of each combatant to act first (highest rank, then the priority rules)."""
-    dists = [_initiative_distribution(s, f) for f in s.fighters]
-    ranked = [_ranked(d, f) for d, f in zip(dists, s.fighters, strict=True)]
+    weights = [_initiative_weights(s, f) for f in s.fighters]
+    ranked = [_ranked(w, f) for w, f in zip(weights, s.fighters, strict=True)]
+    numerators = first_weights(ranked)
+    denominator = 1
+    for other, _acting in ranked:
+        denominator *= other.total
     outcomes: list[tuple[str, str, Fraction]] = []
     charts: list[Chart] = []
     for i, f in enumerate(s.fighters):
-        numerator = 0
-        for key, weight in ranked[i][1]:
-            product = weight
-            for j, (other, _acting) in enumerate(ranked):
-                if j != i:
-                    product *= other.below(key)
-                    if not product:
-                        break
-            numerator += product
-        denominator = 1
-        for other, _acting in ranked:
-            denominator *= other.total
-        p_first = Fraction(numerator, denominator)
+        p_first = Fraction(numerators[i], denominator)
         outcomes.append((f"first_{i}", _("{name} agit en premier").format(name=f.name), p_first))
         if i >= 6:
             continue
-        inits = dists[i].map(lambda o: o[0])
+        total = ranked[i][0].total
+        inits: dict[int, int] = defaultdict(int)
+        for (init, _term), n in weights[i]:
+            inits[init] += n
         charts.append(
             Chart(
                 f"initiative_{i}",
                 _("Initiative de {name}").format(name=f.name),
-                grouped_bars(dict(inits.sorted_items()), anchor=1),
-                inits.mean(),
+                grouped_bars(inits, anchor=1, total=total),
+                Fraction(sum(v * n for v, n in inits.items()), total),
                 _("rang"),
             )
         )
-    nobody = Fraction(1)
-    for d in dists:
-        nobody *= d.probability(lambda o: o[0] <= 0)
-    outcomes.append(("nobody", _("Personne ne peut agir"), nobody))
-    # equal keys in full are simultaneous: their share is neither combatant's "first"
-    tie = 1 - sum((p for _c, _l, p in outcomes), Fraction(0))
+    idle = [Fraction(r.idle, r.total) for r, _acting in ranked]
+    nobody = 1
+    for r, _acting in ranked:
+        nobody *= r.idle
+    outcomes.append(("nobody", _("Personne ne peut agir"), Fraction(nobody, denominator)))
+    # equal keys in full are simultaneous: their share is neither combatant's "first" (summed as
+    # integers over the common denominator: adding two dozen fractions of 300 digits costs more)
+    tie = Fraction(denominator - sum(numerators) - nobody, denominator)
     outcomes.append(("simultaneous", _("Égalité parfaite au premier rang : actions simultanées"), tie))
     expectations = tuple(
         (
             f"cannot_act_{i}",
             _("Probabilité que {name} ne puisse agir (Initiative ≤ 0)").format(name=f.name),
-            dists[i].probability(lambda o: o[0] <= 0),
+            idle[i],
         )
         for i, f in enumerate(s.fighters)
     )

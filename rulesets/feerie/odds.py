@@ -8,7 +8,10 @@ odds are exact and cost one :func:`settle` per distinct term value (39 for 1d20 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
+from itertools import accumulate
 
 from rulesets.core.i18n import _
 from rulesets.core.odds import Chart, Distribution, Odds
@@ -16,17 +19,29 @@ from rulesets.feerie.engine import OUTCOMES, Settlement, derive, settle
 from rulesets.feerie.model import DiceTerm, Exchange
 
 
+@lru_cache(maxsize=256)
+def term_weights(term: DiceTerm) -> tuple[tuple[int, int], ...]:
+    """(value, number of rolls) of ``plus``d``sides`` − ``minus``d``sides``, values ascending.
+
+    Adding or taking away one die of ``n`` faces convolves the counts with a box of width ``n``:
+    each new count is the difference of two prefix sums, so a die costs one pass over the values
+    (3d100 − 3d100: six passes over at most 600 values, not 600 × 100 additions per die).
+    """
+    counts = [1]
+    low = 0
+    n = term.sides
+    for sign in [1] * term.plus + [-1] * term.minus:
+        prefix = [0, *accumulate(counts)]
+        size = len(counts)
+        counts = [prefix[min(j + 1, size)] - prefix[max(0, j + 1 - n)] for j in range(size + n - 1)]
+        low += 1 if sign > 0 else -n
+    return tuple((low + i, c) for i, c in enumerate(counts) if c)
+
+
+@lru_cache(maxsize=256)
 def term_distribution(term: DiceTerm) -> Distribution[int]:
     """Exact distribution of ``plus``d``sides`` − ``minus``d``sides`` (integer convolution)."""
-    counts: dict[int, int] = {0: 1}
-    faces = range(1, term.sides + 1)
-    for sign in [1] * term.plus + [-1] * term.minus:
-        nxt: dict[int, int] = defaultdict(int)
-        for value, n in counts.items():
-            for f in faces:
-                nxt[value + sign * f] += n
-        counts = nxt
-    return Distribution.of(counts)
+    return Distribution.of(dict(term_weights(term)))
 
 
 def settlements(s: Exchange) -> Distribution[Settlement]:
@@ -45,24 +60,27 @@ def settlements(s: Exchange) -> Distribution[Settlement]:
 MAX_BARS = 6
 
 
-def grouped_bars(dist: dict[int, Fraction], anchor: int = 0) -> tuple[tuple[str, Fraction], ...]:
+def grouped_bars(
+    dist: Mapping[int, Fraction] | Mapping[int, int], anchor: int = 0, total: int = 1
+) -> tuple[tuple[str, Fraction], ...]:
     """One bar per value, or equal ranges ("0…7") when that many bars would not fit a phone.
 
     The ranges are aligned on ``anchor`` (a margin of 0 hits, an initiative of 1 acts), so one bar
-    never mixes both sides of the threshold that matters at the table.
+    never mixes both sides of the threshold that matters at the table. ``dist`` holds
+    probabilities, or integer weights over ``total`` (summed as integers, divided once per bar).
     """
     values = sorted(dist)
     if len(values) <= 2 * MAX_BARS:
-        return tuple((str(v), dist[v]) for v in values)
+        return tuple((str(v), Fraction(dist[v]) / total) for v in values)
     low, high = values[0], values[-1]
     width = -(-(high - low + 1) // (MAX_BARS - 1))
     start = anchor + (low - anchor) // width * width
     bars: list[tuple[str, Fraction]] = []
     while start <= high:
         first, last = max(start, low), min(start + width - 1, high)
-        share = sum((p for v, p in dist.items() if first <= v <= last), Fraction(0))
+        share = sum(p for v, p in dist.items() if first <= v <= last)
         label = str(first) if first == last else f"{first}…{last}"
-        bars.append((label.replace("-", "−"), share))
+        bars.append((label.replace("-", "−"), Fraction(share) / total))
         start += width
     return tuple(bars)
 

@@ -602,16 +602,44 @@ def situation_for(scn: Scenario, st: Strike) -> Situation:
     return Situation(scn, d, st.defence_number, attack_approach(scn), defence_approach(d))
 
 
-def resolve_strike(
-    scn: Scenario, st: Strike, att_face: int, def_face: int | None, detail: bool = True
-) -> StrikeOutcome:
-    """One attack roll against one defender, through the whole pipeline (twice with choices)."""
-    panel = Panel(st.prefix, st.index) if detail else None
+@dataclass(frozen=True, slots=True)
+class StrikeContext:
+    """What a strike reads of the effects before any die: its situation, the components of the
+    attacker's and of the defender's effects that apply, and whether the weapon is magical."""
+
+    situation: Situation
+    att_fx: list[Active]
+    magical_weapon: bool
+    def_fx: list[Active]
+
+
+def strike_context(scn: Scenario, st: Strike, panel: Panel | None = None) -> StrikeContext:
+    """The strike's context (``panel`` records the effects left out, and why)."""
     s = situation_for(scn, st)
-    a, d = scn.attacker, s.defender
-    att_fx = active_components(a.effects, True, s, panel, False)
+    att_fx = active_components(scn.attacker.effects, True, s, panel, False)
     magical_weapon = weapon_magical(scn, att_fx)
     def_fx = active_components(scn.effects_of(st.defender_index), False, s, panel, magical_weapon)
+    return StrikeContext(s, att_fx, magical_weapon, def_fx)
+
+
+def resolve_strike(
+    scn: Scenario,
+    st: Strike,
+    att_face: int,
+    def_face: int | None,
+    detail: bool = True,
+    context: StrikeContext | None = None,
+) -> StrikeOutcome:
+    """One attack roll against one defender, through the whole pipeline (twice with choices).
+
+    ``context`` is the strike's :func:`strike_context` when the caller resolves many faces of the
+    same strike without ``detail`` (the odds): the effects are then read once, not per face.
+    """
+    panel = Panel(st.prefix, st.index) if detail else None
+    if context is None or panel is not None:
+        context = strike_context(scn, st, panel)
+    s, att_fx, magical_weapon, def_fx = context.situation, context.att_fx, context.magical_weapon, context.def_fx
+    a, d = scn.attacker, s.defender
 
     att_deg = attack_degree(scn, s, att_fx, panel)
     attack = read_roll(att_face, att_deg)

@@ -23,14 +23,13 @@ from rulesets.nephilim.engine import (
     TIERS,
     Roll,
     Strike,
-    active_components,
+    StrikeContext,
     attack_degree,
     defence_degree,
     plan,
     read_roll,
     resolve_strike,
-    situation_for,
-    weapon_magical,
+    strike_context,
 )
 from rulesets.nephilim.model import Scenario
 
@@ -83,22 +82,21 @@ def facts_of(roll_hit: bool, attack: Roll, defence: Roll | None, phys: int, mag:
     return StrikeFacts(roll_hit, attack.critical, attack.fumble, bool(defence and defence.success), phys, mag, tier)
 
 
-Prepared = tuple[int, int, Callable[[bool], int]]
+Prepared = tuple[int, int, Callable[[bool], int], StrikeContext]
 ClassKey = tuple[bool, bool, bool, int]
 
 
 def _prepare(scn: Scenario, st: Strike) -> Prepared:
-    """Attack degree, defence margin choices wanted, and the defence degree given a hit."""
-    s = situation_for(scn, st)
-    a, d = scn.attacker, s.defender
-    att_fx = active_components(a.effects, True, s, None, False)
-    def_fx = active_components(scn.effects_of(st.defender_index), False, s, None, weapon_magical(scn, att_fx))
+    """Attack degree, defence margin choices wanted, the defence degree given a hit, and the
+    strike's context (its effects, read once for every face)."""
+    context = strike_context(scn, st)
+    s, att_fx, def_fx = context.situation, context.att_fx, context.def_fx
     att_deg = attack_degree(scn, s, att_fx, None)
 
     def def_deg(hit: bool) -> int:
         return defence_degree(scn, s, st, hit, att_fx, def_fx, None)
 
-    return att_deg, d.margin_damage, def_deg
+    return att_deg, s.defender.margin_damage, def_deg, context
 
 
 @dataclass
@@ -129,7 +127,7 @@ def conditional(scn: Scenario, st: Strike, att_face: int, memo: Memo | None = No
 
 def _conditional(scn: Scenario, st: Strike, key: ClassKey, prepared: Prepared) -> Distribution[StrikeFacts]:
     """The same, for every attack face of the class ``key`` (the pipeline reads nothing else)."""
-    att_deg, def_wanted, def_deg = prepared
+    att_deg, def_wanted, def_deg, context = prepared
     att_face = _classes(att_deg, scn.attacker.margin_damage)[key][0]
     hit = key[0]
     if st.defence_slot is None:
@@ -138,7 +136,7 @@ def _conditional(scn: Scenario, st: Strike, key: ClassKey, prepared: Prepared) -
         defence_classes = list(_defence_classes(def_deg(hit), def_wanted))
     weights: dict[StrikeFacts, int] = defaultdict(int)
     for def_face, count in defence_classes:
-        o = resolve_strike(scn, st, att_face, def_face, detail=False)
+        o = resolve_strike(scn, st, att_face, def_face, detail=False, context=context)
         weights[facts_of(o.hit, o.attack, o.defence, o.phys, o.mag, o.tier)] += count
     return Distribution.of(weights)
 

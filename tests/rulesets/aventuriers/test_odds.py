@@ -6,6 +6,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesets.aventuriers.engine import dice_for, resolve
 from rulesets.aventuriers.model import (
@@ -21,7 +23,16 @@ from rulesets.aventuriers.model import (
     Scenario,
     Weapon,
 )
-from rulesets.aventuriers.odds import Outcome, joint, odds, prefix_weights, roll_weights
+from rulesets.aventuriers.odds import (
+    Outcome,
+    _Marginals,
+    joint,
+    joint_weights,
+    marginals,
+    odds,
+    prefix_weights,
+    roll_weights,
+)
 from rulesets.core.dice import fixed_roll
 from rulesets.core.odds import Distribution, brute_force
 from tests.rulesets.aventuriers.helpers import hero, monster
@@ -190,3 +201,80 @@ def test_odds_ignore_the_entry_mode() -> None:
     from rulesets.aventuriers.model import Entry
 
     assert odds(replace(scenario, entry=Entry.TOTALS)) == odds(scenario)
+
+
+@pytest.mark.parametrize("name", list(SMALL))
+def test_marginals_equal_those_of_the_joint_distribution(name: str) -> None:
+    """The odds read each part of the outcome through :func:`marginals`, computed without the joint
+    distribution; the joint is checked against the enumeration of every die above."""
+    scenario = SMALL[name]
+    fast, reference = marginals(scenario), _Marginals.of_joint(joint_weights(scenario))
+    assert (fast.counts, fast.total) == (reference.counts, reference.total)
+
+
+FACE = st.builds(Face, damage=st.integers(0, 2), shield=st.integers(0, 2), lightning=st.integers(0, 2))
+DIE_TYPES = st.lists(st.lists(FACE, min_size=2, max_size=3), min_size=1, max_size=2).map(
+    lambda dice: tuple(DieType(key=f"d{i}", name=f"Dé {i}", faces=tuple(f)) for i, f in enumerate(dice))
+)
+
+
+@st.composite
+def small_exchanges(draw: st.DrawFn) -> Scenario:
+    """Small custom dice and every switch of the exchange: reactions, flash attacks, stamina,
+    unblockable damage, Coup bas from behind, PV low enough for every cap to bite."""
+    die_types = draw(DIE_TYPES)
+    keys = [d.key for d in die_types]
+
+    def pool(least: int) -> tuple[DiceGroup, ...]:
+        groups = draw(
+            st.lists(
+                st.builds(DiceGroup, die=st.sampled_from(keys), count=st.integers(0, 2), protection=st.booleans()),
+                min_size=1,
+                max_size=2,
+            )
+        )
+        if sum(g.count for g in groups) < least:
+            groups[0] = replace(groups[0], count=least)
+        return tuple(groups)
+
+    def fighter(**extra: object) -> dict[str, object]:
+        return {
+            "side": draw(st.sampled_from(["aventurier", "monstre"])),
+            "pv": draw(st.integers(1, 4)),
+            "defence": pool(0),
+            "riposte": draw(st.integers(0, 3).map(lambda n: n < 3)),
+            **extra,
+        }
+
+    # mostly plain attacks: the Riposte, and its flash defence, chain only there
+    action = draw(st.sampled_from([Action.ATTACK] * 4 + [Action.LEAVE_ZONE, Action.PHASE_START]))
+    rare = st.integers(0, 3).map(lambda n: n == 3)
+    weapon = Weapon(dice=pool(1), flash=draw(rare), unblockable=draw(rare))
+    attacker = hero(
+        **fighter(weapon=weapon, coup_bas=draw(st.booleans()), attaque_eclair=True, attaque_opportunite=True)
+    )
+    defender_fields = fighter()
+    defender = monster(**defender_fields, contrecoup=bool(defender_fields["riposte"]) and draw(st.booleans()))
+    behind = draw(st.booleans())
+    board = Board(dx=0, dy=1, attacker_facing=Facing.NORTH, target_facing=Facing.NORTH) if behind else Board()
+    rules = Rules(
+        success_die=keys[0],
+        coup_bas_bonus=draw(st.integers(0, 2)),
+        contrecoup_without_shield=draw(st.booleans()),
+        monster_stamina=draw(st.booleans()),
+    )
+    return Scenario(
+        action=action,
+        attacker=attacker,
+        defender=defender,
+        board=replace(board, enforce=False),
+        die_types=die_types,
+        rules=rules,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_exchanges())
+def test_marginals_equal_those_of_the_joint_distribution_on_random_exchanges(scenario: Scenario) -> None:
+    fast, reference = marginals(scenario), _Marginals.of_joint(joint_weights(scenario))
+    assert (fast.counts, fast.total) == (reference.counts, reference.total)

@@ -6,15 +6,17 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesets.core.dice import fixed_roll, numeric_die
 from rulesets.core.odds import brute_force
-from rulesets.feerie.action import ActionScenario, Fighter
+from rulesets.feerie.action import ActionScenario, Fighter, _initiative_weights, _ranked, first_weights
 from rulesets.feerie.action import odds as action_odds
 from rulesets.feerie.engine import dice_for, resolve
 from rulesets.feerie.examples import lutin, wichtln
 from rulesets.feerie.model import Blow, BlowKind, DiceTerm, Exchange, Situation, Tactic
-from rulesets.feerie.odds import odds, settlements, term_distribution
+from rulesets.feerie.odds import odds, settlements, term_distribution, term_weights
 
 SMALL = DiceTerm(plus=1, minus=1, sides=6)
 
@@ -190,3 +192,48 @@ def test_a_wide_essence_lost_chart_is_grouped_with_zero_on_its_own() -> None:
     for label, p in chart.bars[1:]:
         low, _sep, high = label.partition("…")
         assert p == lost.probability(lambda v, lo=int(low), hi=int(high or low): lo <= v <= hi)
+
+
+@pytest.mark.parametrize(("plus", "minus", "sides"), [(1, 0, 2), (1, 1, 6), (2, 1, 5), (1, 3, 3), (3, 3, 2), (3, 2, 4)])
+def test_term_weights_count_every_roll_of_the_dice(plus: int, minus: int, sides: int) -> None:
+    """The prefix-sum convolution against the enumeration of every face."""
+    die = numeric_die(f"d{sides}", sides)
+    expected = brute_force([die] * (plus + minus), lambda f: sum(f[:plus]) - sum(f[plus:]))
+    weights = term_weights(DiceTerm(plus=plus, minus=minus, sides=sides))
+    total = sides ** (plus + minus)
+    assert [v for v, _n in weights] == sorted(expected.outcomes())
+    assert {v: Fraction(n, total) for v, n in weights} == dict(expected.probabilities)
+
+
+FIGHTERS = st.lists(
+    st.builds(
+        Fighter,
+        name=st.just("F"),
+        vigilance=st.integers(0, 2),
+        initiative_bonus=st.integers(-3, 3),
+        affinities=st.integers(0, 1),
+        initiative=st.one_of(st.none(), st.none(), st.integers(-1, 4)),
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(FIGHTERS, st.sampled_from([DiceTerm(1, 1, 3), DiceTerm(1, 0, 2), DiceTerm(2, 1, 2)]))
+def test_first_weights_equal_the_product_of_the_others_below_each_key(fighters: list[Fighter], roll: DiceTerm) -> None:
+    """The sweep against the direct sum: for each key of a combatant, its weight times every other
+    combatant's weight strictly below it (ties included: few Vigilances, few faces)."""
+    s = ActionScenario(fighters=tuple(fighters), roll=roll)
+    ranked = [_ranked(_initiative_weights(s, f), f) for f in s.fighters]
+    expected = []
+    for i, (_r, acting) in enumerate(ranked):
+        total = 0
+        for key, weight in acting:
+            product = weight
+            for j, (other, _a) in enumerate(ranked):
+                if j != i:
+                    product *= other.below(key)
+            total += product
+        expected.append(total)
+    assert first_weights(ranked) == expected
