@@ -65,3 +65,13 @@ perceived: install  ## Playwright on Debian's Chromium: click on « Résoudre »
 
 fuzz: install  ## Schemathesis on /api/openapi.json: 1,000 generated requests per operation and the coverage phase (8-18 min)
 	$(PY) bench/fuzz_api.py
+
+# Issue 18: the mixed-load capacity of two commits side by side in one run (ABBA, wrk), each in a
+# temporary git worktree with its own database, static files, Redis db and gunicorn. BASE: main when
+# issue 18 was opened; HEAD: a commit, or WORKTREE (this working tree, uncommitted changes included).
+BASE ?= 81e3378
+HEAD ?= WORKTREE
+.PHONY: compare
+
+compare: install  ## HEAD's capacity over BASE's, target ≥ 2×: make compare [BASE=<commit>] [HEAD=<commit>|WORKTREE] (≈ 3 min)
+	$(PY) bench/compare.py $(BASE) $(HEAD)

@@ -10,6 +10,11 @@
   on 127.0.0.1 and a free port, the production settings with DEBUG off, a throw-away SECRET_KEY,
   SECURE=0 (plain HTTP), REDIS_URL (the cache and the rate limiter shared by the workers, as in
   production) and API_RATE raised so that the limiter does not turn a load test into 429s.
+
+Every step takes a ``root``: the checkout whose code is served, this working tree by default, or a
+temporary ``git worktree`` of another commit (``bench/compare.py``). ``PYTHONPATH`` and the working
+directory are set to that root, so that its packages come first on ``sys.path``: the virtualenv's
+editable install of the main checkout is a meta-path finder consulted only after the path.
 """
 
 from __future__ import annotations
@@ -45,10 +50,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def ensure_database(name: str = DEFAULT_DATABASE) -> str:
-    """Create the PostgreSQL database ``name`` when missing; its URL."""
+def _check_database_name(name: str) -> None:
     if name in {"test", "postgres", "template0", "template1"}:
         raise SystemExit(f"refusing to use the database {name!r}: pick a dedicated one (e.g. estoc_load)")
+
+
+def database_url(name: str) -> str:
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def ensure_database(name: str = DEFAULT_DATABASE) -> str:
+    """Create the PostgreSQL database ``name`` when missing; its URL."""
+    _check_database_name(name)
     exists = subprocess.run(
         ["psql", *PG, "-d", "postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
         check=True,
@@ -58,15 +71,41 @@ def ensure_database(name: str = DEFAULT_DATABASE) -> str:
     if exists != "1":
         log(f"createdb {name}")
         subprocess.run(["createdb", *PG, name], check=True)
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
+    return database_url(name)
 
 
-def server_env(database_url: str, redis_url: str = DEFAULT_REDIS, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE"}}
+def reset_database(name: str) -> str:
+    """Drop the PostgreSQL database ``name`` (closing its connections) and create it empty; its URL."""
+    _check_database_name(name)
+    drop_database(name)
+    log(f"createdb {name}")
+    subprocess.run(["createdb", *PG, name], check=True)
+    return database_url(name)
+
+
+def drop_database(name: str) -> None:
+    _check_database_name(name)
+    subprocess.run(["dropdb", *PG, "--if-exists", "--force", name], check=True)
+
+
+def server_env(
+    database_url: str,
+    redis_url: str = DEFAULT_REDIS,
+    *,
+    root: Path = ROOT,
+    static_root: Path | None = None,
+    **extra: str,
+) -> dict[str, str]:
+    """The environment of the server and of ``manage.py`` for the checkout ``root``.
+
+    PLAIN_STATIC is dropped: ``bench/run.py`` sets it for the test client, and a server started from
+    it (``bench/compare.py``'s ``compare()``) must keep the production storage.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE", "PLAIN_STATIC"}}
     env.update(
         {
             "DJANGO_SETTINGS_MODULE": "calculator.settings",
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(root),
             "DEBUG": "0",
             "SECRET_KEY": "load-" + secrets.token_urlsafe(40),  # throw-away, new each run
             "SECURE": "0",
@@ -74,7 +113,7 @@ def server_env(database_url: str, redis_url: str = DEFAULT_REDIS, **extra: str) 
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url,
             "API_RATE": "100000000/m",  # measure the application, not the limiter (see docs/reliability.md)
-            "STATIC_ROOT": os.environ.get("BENCH_STATIC_ROOT", "/tmp/estoc-bench/staticfiles"),
+            "STATIC_ROOT": str(static_root or os.environ.get("BENCH_STATIC_ROOT", "/tmp/estoc-bench/staticfiles")),
             "LOG_LEVEL": "WARNING",
         }
     )
@@ -82,16 +121,16 @@ def server_env(database_url: str, redis_url: str = DEFAULT_REDIS, **extra: str) 
     return env
 
 
-def manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+def manage(env: dict[str, str], *args: str, root: Path = ROOT) -> None:
+    subprocess.run([PYTHON, str(root / "manage.py"), *args], check=True, env=env, cwd=root, stdout=subprocess.DEVNULL)
 
 
-def prepare(env: dict[str, str]) -> None:
-    """Migrate, load the fixtures (only into empty tables), collect the static files."""
-    log("migrate, loadfixtures, collectstatic")
-    manage(env, "migrate", "--noinput", "-v", "0")
-    manage(env, "loadfixtures")
-    manage(env, "collectstatic", "--noinput", "-v", "0")
+def prepare(env: dict[str, str], root: Path = ROOT) -> None:
+    """Migrate, load the fixtures (only into empty tables), collect the static files, from ``root``."""
+    log(f"migrate, loadfixtures, collectstatic ({root})")
+    manage(env, "migrate", "--noinput", "-v", "0", root=root)
+    manage(env, "loadfixtures", root=root)
+    manage(env, "collectstatic", "--noinput", "-v", "0", root=root)
 
 
 def wait_until_up(url: str, timeout: float = 60.0) -> None:
@@ -115,8 +154,10 @@ def gunicorn(
     log_path: Path | None = None,
     extra: tuple[str, ...] = (),
     worker_class: str = "gthread",
+    root: Path = ROOT,
 ) -> Iterator[str]:
-    """Serve Estoc with gunicorn on 127.0.0.1:<free port>; yields the base URL; always stopped.
+    """Serve Estoc from the checkout ``root`` with gunicorn on 127.0.0.1:<free port>; yields the base
+    URL; always stopped.
 
     The options are the Dockerfile's (``WEB_CONCURRENCY`` workers, gthread, ``THREADS`` threads,
     8190-byte request lines), without the access log, plus ``extra``; ``worker_class="sync"`` for
@@ -145,7 +186,7 @@ def gunicorn(
     ]
     with log_path.open("ab") as out:
         log(f"gunicorn, {workers} {worker_class} workers, on 127.0.0.1:{port} {' '.join(extra)} (log: {log_path})")
-        process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=out, start_new_session=True)
+        process = subprocess.Popen(command, env=env, cwd=root, stdout=out, stderr=out, start_new_session=True)
         base = f"http://127.0.0.1:{port}"
         try:
             wait_until_up(base + "/")
