@@ -7,7 +7,6 @@ API and the CLI give the same French message for the same mistake; this form lay
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import enum
 import functools
@@ -158,7 +157,9 @@ def cached_field(cls: type, leaf: Leaf, initial: Any) -> forms.Field:
     prototype = _FIELDS.get(key)
     if prototype is None:
         prototype = _FIELDS[key] = form_field(leaf, None)
-    field = copy.copy(prototype)
+    # a shallow copy (what copy.copy gives, without its protocol lookups): it shares the widget
+    field = object.__new__(type(prototype))
+    field.__dict__.update(prototype.__dict__)
     field.initial = initial
     return field
 
@@ -181,9 +182,7 @@ class ScenarioForm(forms.Form):
         self.flat_defaults = flat_defaults if flat_defaults is not None else flatten(defaults)
         self.rows = row_counts(ruleset.scenario_type, data if data is not None else {}, self.flat_defaults)
         self.leaves = [
-            leaf
-            for leaf in leaves(ruleset.scenario_type, self.rows)
-            if not any(leaf.path == h or leaf.path.startswith(h + ".") for h in plugin.hidden)
+            leaf for leaf in leaves(ruleset.scenario_type, self.rows) if not _under_hidden(leaf.path, plugin.hidden)
         ]
         if bound and data is not None:
             # a value left out of the URL is the default: show it (a missing checkbox is unticked)
@@ -304,7 +303,6 @@ class ScenarioForm(forms.Form):
                 except forms.ValidationError as exc:
                     self.add_error(name, exc)
 
-
     def set_errors(self, errors: dict[str, str]) -> None:
         """Attach the engine's French messages (``scenario.pc.attribute`` …) to their fields."""
         self.is_valid()  # runs full_clean so that add_error has somewhere to write
@@ -324,8 +322,13 @@ def leaf_default(leaf: Leaf) -> Any:
     return to_data(leaf.info.default)
 
 
+@functools.lru_cache(maxsize=16_384)
 def _under_hidden(path: str, hidden: tuple[str, ...]) -> bool:
+    """``path`` is one of the ``hidden`` paths or under one (kept: the same paths on every request)."""
     return any(path == h or path.startswith(h + ".") for h in hidden)
+
+
+under_hidden = _under_hidden
 
 
 def copy_query(data: QueryDict) -> QueryDict:

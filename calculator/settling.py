@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from calculator.forms import _ROW, Leaf, leaf_default, leaves, row_counts
+from calculator.forms import _ROW, Leaf, leaf_default, leaves, row_counts, under_hidden
 from calculator.plugins import Settled
 from rulesets.core.schema import flatten, to_data
 
@@ -50,7 +50,7 @@ def checked(raw: Any) -> bool:
 
 
 def _under(path: str, hidden: tuple[str, ...]) -> bool:
-    return any(path == h or path.startswith(h + ".") for h in hidden)
+    return under_hidden(path, hidden)
 
 
 class RawForm:

@@ -16,7 +16,7 @@ from django_htmx.middleware import HtmxDetails
 
 from calculator import bestiary_cache, plugins, services
 from calculator.charts import chart_view
-from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_pairs, query_string
+from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_pairs, query_string, under_hidden
 from calculator.templatetags.estoc import adjust_line
 from encounters.context import CalculatorContext, calculator_context
 from rulesets.core.registry import Ruleset, load_all
@@ -62,11 +62,7 @@ def _ruleset(slug: str) -> Ruleset:
 
 def permalink_scenario(resolution: Resolution, hidden: tuple[str, ...]) -> dict[str, Any]:
     """The resolved scenario as flat fields, without those the page hides (table settings)."""
-    return {
-        k: v
-        for k, v in flatten(to_data(resolution.scenario)).items()
-        if not any(k == h or k.startswith(h + ".") for h in hidden)
-    }
+    return {k: v for k, v in flatten(to_data(resolution.scenario)).items() if not under_hidden(k, hidden)}
 
 
 def permalink(

@@ -126,3 +126,28 @@ def test_every_field_is_written_as_before(slug):
     assert compared > 20
     assert in_error > 0
     assert {"TextInput", "CheckboxInput", "Select"} <= kinds
+
+
+@pytest.mark.parametrize("slug", sorted(load_all()))
+def test_every_die_input_is_django_s_own_markup(slug):
+    from calculator.templatetags.estoc import widget
+
+    ruleset = load_all()[slug]
+    checked = 0
+    for form in forms_of(slug)[1:-1]:  # bound to the worked examples
+        try:
+            scenario = parse(ruleset.scenario_type, form.payload()["scenario"])
+        except ScenarioError:
+            continue
+        form.set_dice(ruleset.dice_for(scenario))
+        dice = [name for name in form.fields if name.startswith("dice.")]
+        for i, name in enumerate(dice):
+            form.data = form.data.copy()
+            form.data[name] = ["4", "", '<b>"9"</b>'][i % 3]
+        form.is_valid()
+        if dice:
+            form.add_error(dice[0], "Face inconnue.")  # Django adds aria-invalid and aria-describedby
+        for bf in form.dice_fields:
+            assert widget(bf) == str(bf), bf.name
+            checked += 1
+    assert checked > 0 or slug == "feerie-action"

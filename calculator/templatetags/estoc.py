@@ -144,6 +144,30 @@ def _option_triples(items: tuple[Any, ...]) -> Any:
             yield item
 
 
+@register.simple_tag
+def widget(bf: BoundField) -> SafeString:
+    """``{{ bf }}`` for a text input (a die), written in Python: the same markup as Django's widget
+    template (``django/forms/widgets/input.html`` and ``attrs.html``), without a template render per
+    die on every live change. Other widgets are rendered by Django."""
+    field_widget = bf.field.widget
+    if type(field_widget) is not forms.TextInput or bf.field.localize:
+        return SafeString(str(bf))
+    attrs = bf.build_widget_attrs({}, field_widget)
+    if bf.auto_id and "id" not in field_widget.attrs:
+        attrs.setdefault("id", bf.auto_id)
+    context = field_widget.get_context(bf.html_name, bf.value(), attrs)["widget"]
+    out = [f'<input type="{esc(context["type"])}" name="{esc(context["name"])}"']
+    if context["value"] is not None:
+        out.append(f' value="{esc(context["value"])}"')
+    for key, value in context["attrs"].items():
+        if value is True:
+            out.append(f" {esc(key)}")
+        elif value is not False:
+            out.append(f' {esc(key)}="{esc(value)}"')
+    out.append(">")
+    return SafeString("".join(out))
+
+
 def shown_value(bf: BoundField) -> str:
     """A field's value as the page says it: a choice by its label, a box by its label when ticked."""
     value = bf.value()
