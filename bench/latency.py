@@ -12,6 +12,7 @@ For each of the six pages:
 * ``live update``: a field typed (the same POST with ``_live=1`` and the « Ajuster » lines the page
   shows in ``_adjusted``, as ``static/js/estoc.js`` sends it);
 * ``permalink``: the full page of a result (GET ``?…&r=1``: form, result and odds);
+* ``first visit``: the page opened (GET, no target: it weighs in the load mix);
 
 and for each rule system:
 
@@ -90,6 +91,7 @@ def page_requests(client: Client) -> dict[str, dict[str, Callable[[], Any]]]:
             "htmx resolve": lambda u=url, b=resolve_body: htmx_post(client, u, b),
             "live update": lambda u=url, b=live_body: htmx_post(client, u, b, HTTP_HX_TARGET="live"),
             "permalink": lambda u=link: client.get(u),
+            "first visit": lambda u=url: client.get(u),
             "API resolve": lambda s=slug, b=body: client.post(
                 f"/api/rulesets/{s}/resolve", b, content_type="application/json"
             ),
@@ -179,6 +181,9 @@ def run(client: Client, rounds: int) -> dict[str, Any]:
             verdicts.append(row["met"])
             worst[name] = max(worst.get(name, 0.0), ratio)
             rows[name] = row
+        visit = row_of(f"{slug} first visit")  # the page opened (no target: reported for the load mix)
+        visit["ratio_to_bare"] = round(visit["cpu_median_ms"] / bare_cpu, 2)
+        rows["first visit"] = visit
         api = row_of(f"{slug} API resolve")
         floor = row_of(f"{slug} engine floor")
         ratio = api["cpu_median_ms"] / floor["cpu_median_ms"]

@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from bestiary.aventuriers import selectors, table_mode, web
+from calculator import bestiary_cache, plugins
 from calculator.forms import ScenarioForm
 from calculator.html import fmt, fmt_join
 from calculator.templatetags.estoc import render_field
@@ -140,7 +141,12 @@ def _faces_text(faces: list[tuple[int, int, int]]) -> str:
 
 @register.simple_tag
 def die_table() -> SafeString:
-    """The table's combat dice and their faces, flagged when not yet checked against real dice."""
+    """The table's combat dice and their faces, flagged when not yet checked against real dice
+    (drawn once per version of the bestiary: it reads only the die table)."""
+    return SafeString(bestiary_cache.cached("die_table_html", plugins.get("aventuriers"), _die_table_html))
+
+
+def _die_table_html() -> str:
     rows: list[tuple[str, str, str, bool]] = []
     dice = selectors.die_type_list()
     if dice:
