@@ -43,12 +43,7 @@ class Scene:
 
     def _parse(self) -> None:
         if self._errors is None:
-            try:
-                self._scenario = parse(self.cls, unflatten(self.flat))
-                self._errors = {}
-            except ScenarioError as e:
-                self._scenario = None
-                self._errors = {k.removeprefix("scenario."): v for k, v in e.errors.items()}
+            self._scenario, self._errors = _parsed(self.cls, self.flat)
 
     def errors(self) -> dict[str, str]:
         """The engine's French messages for this scene, by field path (none: the scene is valid)."""
@@ -135,6 +130,33 @@ class Scene:
             elif text(got) != str(value):
                 return False
         return True
+
+
+# What the engine said of the scenes asked last: a page asks it of its scene and of that scene with
+# each tactic, blow and creature it offers (some thirty parses for one page), and the next page of
+# the same table asks it of the same scenes. ``parse`` is a pure function of the flat values.
+_PARSED: dict[tuple[Any, ...], tuple[Any, dict[str, str]]] = {}
+_PARSED_MAX = 512
+
+
+def _parsed(cls: type, flat: dict[str, Any]) -> tuple[Any, dict[str, str]]:
+    """``(scenario, {})``, or ``(None, messages by field)``: the engine's answer for these values."""
+    try:
+        key: tuple[Any, ...] | None = (cls, *flat.items())
+        kept = _PARSED.get(key)  # type: ignore[arg-type]
+    except TypeError:  # a value that cannot be a key (never from a form): no memory
+        key, kept = None, None
+    if kept is not None:
+        return kept[0], dict(kept[1])
+    try:
+        answer: tuple[Any, dict[str, str]] = (parse(cls, unflatten(flat)), {})
+    except ScenarioError as e:
+        answer = (None, {k.removeprefix("scenario."): v for k, v in e.errors.items()})
+    if key is not None:
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = answer
+    return answer[0], dict(answer[1])
 
 
 def preset_rows(values: Mapping[str, Any]) -> list[tuple[Any, ...]]:
