@@ -17,11 +17,12 @@ from django_htmx.middleware import HtmxDetails
 from calculator import bestiary_cache, plugins, services
 from calculator.charts import chart_view
 from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_pairs, query_string, under_hidden
+from calculator.settling import RawForm
 from calculator.templatetags.estoc import adjust_line
 from encounters.context import CalculatorContext, calculator_context
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import Resolution
-from rulesets.core.schema import ScenarioError, flatten, to_data
+from rulesets.core.schema import ScenarioError, flatten, to_data, unflatten
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -105,6 +106,19 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             # dependent fields follow their cause; a permalink replays exactly what it names
             settled = settle(plugin, data)
     defaults, flat_defaults = services.flat_defaults(ruleset=ruleset)
+    if (
+        request.htmx
+        and not request.htmx.boosted
+        and request.method == "POST"
+        and data is not None
+        and not acted
+        and LIVE not in data
+        and not settled.changes
+    ):
+        # the click on « Résoudre » with nothing else to redraw: the result alone, without the form
+        fast = result_alone(request, ruleset, plugin, data, flat_defaults, slug)
+        if fast is not None:
+            return fast
     form = ScenarioForm(ruleset, plugin, defaults, data, flat_defaults=flat_defaults)
     payload = form.payload()
     # parsed once: the live panels, the dice and the resolution all read this scenario
@@ -201,6 +215,62 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             response = push_url(response, carry(in_encounter, link))
         return compact(response)
     return render(request, template, context, status=status)
+
+
+def result_alone(
+    request: HtmxHttpRequest,
+    ruleset: Ruleset,
+    plugin: plugins.WebPlugin,
+    data: QueryDict,
+    flat_defaults: dict[str, Any],
+    slug: str,
+) -> HttpResponse | None:
+    """The htmx answer to « Résoudre » when the form stays as typed: the result in place of the
+    previous one, and the plug-in's ``result_oob`` parts. The scenario is read from the raw values
+    as the form reads them (:class:`calculator.settling.RawForm`, property-tested against the form),
+    so the form's fields are not built. None when the scenario or the dice are refused: the caller
+    then draws the whole calculator with the messages on their fields."""
+    raw = RawForm(ruleset.scenario_type, {key: str(value) for key, value in data.items()}, flat_defaults, plugin.hidden)
+    nested = unflatten(raw.scenario_data())
+    scenario = services.scenario_try_parse(ruleset=ruleset, nested=nested)
+    if scenario is None:
+        return None
+    payload: dict[str, Any] = {
+        "scenario": nested,
+        "dice": {k[len("dice.") :]: str(v) for k, v in data.items() if k.startswith("dice.") and str(v).strip()},
+    }
+    seed = str(data.get("seed") or "").strip()
+    if seed:
+        payload["seed"] = seed
+    try:
+        resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario)
+    except ScenarioError:
+        return None
+    in_encounter = calculator_context(request, data, slug)
+    flat_result = permalink_scenario(resolution, plugin.hidden)
+    link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
+    context: dict[str, Any] = {
+        "ruleset": ruleset,
+        "page_url": page_path(ruleset.slug),
+        "plugin": plugin,
+        "scenario": scenario,
+        "scene": resolution.narrative.scene,
+        "resolution": resolution,
+        "permalink": carry(in_encounter, link) + RESULT_ANCHOR,
+        "share_query": link.split("?", 1)[1] if "?" in link else "",
+        "in_encounter": in_encounter,
+        "final_numbers": result_summary(plugin, resolution),
+        "variations": [
+            (label, carry(in_encounter, url) + RESULT_ANCHOR, current)
+            for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
+        ],
+    }
+    response = render(request, "calculator/page.html#result", context)
+    for extra in plugin.result_oob:
+        response.content += render_to_string(extra, {**context, "oob": True}, request).encode()
+    response = retarget(response, "#result")
+    response["HX-Reswap"] = "outerHTML show:none"  # estoc.js brings the story into view
+    return compact(push_url(response, carry(in_encounter, link)))
 
 
 MAX_ADJUSTED = 200
