@@ -8,10 +8,13 @@ another made a figure move 3.4× between two runs (issue 18).
 
 For each of the six pages:
 
-* ``htmx resolve``: the click on « Résoudre » (POST, urlencoded as htmx sends it, ``HX-Request``);
-* ``live update``: a field typed (the same POST with ``_live=1`` and the « Ajuster » lines the page
-  shows in ``_adjusted``, as ``static/js/estoc.js`` sends it);
-* ``permalink``: the full page of a result (GET ``?…&r=1``: form, result and odds);
+* ``htmx resolve``: the click on « Résoudre » (POST, urlencoded as htmx sends it, ``HX-Request``),
+  with a new seed on every call: the same scene, a new roll;
+* ``live update``: a field typed (the same POST with ``_live=1``): a new name on every call, so that
+  every call is a new scene, and the page's first « Ajuster » line in ``_adjusted`` (estoc.js names
+  the lines whose fields changed);
+* ``permalink``: the full page of a result (GET ``?…&r=1``: form, result and odds), the same link
+  every time (a shared result opened by the table);
 * ``first visit``: the page opened (GET, no target: it weighs in the load mix);
 
 and for each rule system:
@@ -26,6 +29,7 @@ resolve ≤ 1.5× its floor.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -37,6 +41,7 @@ from urllib.parse import urlencode
 
 from django.test import Client
 
+SEED, NAME = "__seed__", "__name__"  # placeholders, replaced on every call (urlencode leaves them)
 TARGETS = {"htmx resolve": 8.0, "live update": 8.0, "permalink": 25.0}
 API_TARGET = 1.5
 _ADJUST_LINE = re.compile(r'class="[^"]*\badjust-line\b[^"]*"[^>]*data-key="([^"]*)"[^>]*data-row="([^"]*)"')
@@ -75,10 +80,17 @@ def page_requests(client: Client) -> dict[str, dict[str, Callable[[], Any]]]:
         pairs = [(k, v) for k, vs in form.lists() for v in vs]
         link = htmx_post(client, url, pairs)["HX-Push-Url"]
         page = client.get(link).content.decode()
-        live = [*pairs, ("_live", "1")]
-        shown = adjusted(page)
-        if shown:
-            live.append(("_adjusted", shown))
+        # a new seed on every click (the table's case: same scene, a new roll)
+        resolve_template = urlencode([(k, SEED if k == "seed" else v) for k, v in pairs])
+        # a name typed: a new scene on every live change (no cache of a scene can answer it), and the
+        # first « Ajuster » line of the page redrawn (as when a number behind « Ajuster » is typed)
+        name = next(k for k, _v in pairs if k.endswith("name"))
+        live = [(k, NAME if k == name else v) for k, v in pairs] + [("_live", "1")]
+        lines = adjusted(page).split(",")
+        if lines[0]:
+            live.append(("_adjusted", lines[0]))
+        live_template = urlencode(live)
+        counter = itertools.count(1)
         body = json.dumps(example.request)
         payload = example.request
         merged = services.with_table_settings(ruleset=ruleset, payload=payload)
@@ -86,10 +98,15 @@ def page_requests(client: Client) -> dict[str, dict[str, Callable[[], Any]]]:
         def floor(r: Any = ruleset, m: dict[str, Any] = merged) -> str:
             return json.dumps(core_request.result_data(core_request.resolve(r, m)))
 
-        resolve_body, live_body = urlencode(pairs), urlencode(live)
+        def resolve_call(u: str = url, t: str = resolve_template, n: Any = counter) -> Any:
+            return htmx_post(client, u, t.replace(SEED, str(next(n))))
+
+        def live_call(u: str = url, t: str = live_template, n: Any = counter) -> Any:
+            return htmx_post(client, u, t.replace(NAME, f"Banc {next(n)}"), HTTP_HX_TARGET="live")
+
         calls: dict[str, Callable[[], Any]] = {
-            "htmx resolve": lambda u=url, b=resolve_body: htmx_post(client, u, b),
-            "live update": lambda u=url, b=live_body: htmx_post(client, u, b, HTTP_HX_TARGET="live"),
+            "htmx resolve": resolve_call,
+            "live update": live_call,
             "permalink": lambda u=link: client.get(u),
             "first visit": lambda u=url: client.get(u),
             "API resolve": lambda s=slug, b=body: client.post(

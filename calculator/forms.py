@@ -258,7 +258,7 @@ class ScenarioForm(forms.Form):
 
     def scenario_data(self) -> dict[str, Any]:
         """Flat scenario values as typed (defaults for hidden fields and blanks)."""
-        flat: dict[str, Any] = {k: v for k, v in self.flat_defaults.items() if _under_hidden(k, self.plugin.hidden)}
+        flat: dict[str, Any] = dict(hidden_defaults(self.flat_defaults, self.plugin.hidden))
         for leaf in self.leaves:
             value = self.raw(leaf.path)
             if isinstance(value, str) and value.strip() == "" and leaf.info.type is not str:
@@ -329,6 +329,27 @@ def _under_hidden(path: str, hidden: tuple[str, ...]) -> bool:
 
 
 under_hidden = _under_hidden
+
+# hidden_defaults' answers: (id of the defaults, hidden paths) → (the defaults themselves, so that
+# their id is not reused while kept, the answer)
+_HIDDEN_DEFAULTS: dict[tuple[int, tuple[str, ...]], tuple[Mapping[str, Any], dict[str, Any]]] = {}
+
+
+def hidden_defaults(flat_defaults: Mapping[str, Any], hidden: tuple[str, ...]) -> dict[str, Any]:
+    """The page defaults of the hidden fields (they stand whatever the data says): computed once per
+    defaults object (``services.flat_defaults`` keeps one per version of the bestiary). Shared:
+    never mutate it."""
+    if not hidden:
+        return {}
+    key = (id(flat_defaults), hidden)
+    kept = _HIDDEN_DEFAULTS.get(key)
+    if kept is not None and kept[0] is flat_defaults:
+        return kept[1]
+    answer = {k: v for k, v in flat_defaults.items() if _under_hidden(k, hidden)}
+    if len(_HIDDEN_DEFAULTS) >= 64:
+        _HIDDEN_DEFAULTS.clear()
+    _HIDDEN_DEFAULTS[key] = (flat_defaults, answer)
+    return answer
 
 
 def copy_query(data: QueryDict) -> QueryDict:

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from calculator.forms import _ROW, Leaf, leaf_default, leaves, row_counts, under_hidden
+from calculator.forms import _ROW, Leaf, hidden_defaults, leaf_default, leaves, row_counts, under_hidden
 from calculator.plugins import Settled
 from rulesets.core.schema import flatten, to_data
 
@@ -176,7 +176,7 @@ class RawForm:
     def scenario_data(self) -> dict[str, Any]:
         """The flat scenario the form gives the engine (:meth:`calculator.forms.ScenarioForm.scenario_data`):
         hidden fields' defaults, boxes as booleans, raw texts, blank non-text fields left out."""
-        flat: dict[str, Any] = {k: v for k, v in self.page_defaults.items() if self.is_hidden(k)}
+        flat: dict[str, Any] = dict(hidden_defaults(self.page_defaults, self.hidden))
         for path, leaf in self.leaves.items():
             if self.is_hidden(path):
                 continue

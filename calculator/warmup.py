@@ -20,7 +20,8 @@ log nobody in (axes keeps nothing), never post to ``/r/`` (no share) and open no
 CSRF check passes with a secret made here (cookie and header). The API's rate limiter counts
 them, in the cache, under an address no client has (``WARMUP_ADDRESS``).
 
-Then every database connection and cache client this thread opened is closed. A gthread worker
+Then every database connection and cache client this thread opened is closed, and the garbage
+the warm-up left is collected (a full collection would otherwise fall on one of the first requests). A gthread worker
 serves from other threads, which open their own (Django's connections are per thread), so these
 would only linger; and under ``gunicorn --preload`` the warm-up runs in the master, which must
 fork no open socket into its workers.
@@ -44,6 +45,7 @@ suite, the shell, management commands). ``calculator/wsgi.py`` calls :func:`warm
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import logging
@@ -70,7 +72,8 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 def enabled(environ: dict[str, str] | None = None) -> bool:
-    """``WARMUP`` when set (``1``/``true``/``yes``/``on`` or not), else: are we under gunicorn?"""
+    """Whether to warm up: ``WARMUP`` when set (on for ``1``/``true``/``yes``/``on``, off for
+    anything else), else whether this process runs under gunicorn."""
     value = (os.environ if environ is None else environ).get("WARMUP", "").strip().lower()
     if value:
         return value in {"1", "true", "yes", "on"}
@@ -314,6 +317,8 @@ def warm(application: WSGIApp, seconds: float | None = None) -> Report:
             close_connections()
         except Exception:
             logger.warning("warm-up: closing the connections failed", exc_info=True)
+        # the warm-up's garbage collected now, not by a full collection during the first requests
+        gc.collect()
         report.seconds = time.monotonic() - started
     logger.info(
         "warm-up: %d steps in %.2f s (%d failed, %d skipped)",

@@ -22,7 +22,6 @@ from calculator.plugins import PresetGroup, Settled
 from calculator.settling import RawForm
 from rulesets.core.i18n import de
 from rulesets.core.registry import load_all
-from rulesets.core.schema import flatten
 from rulesets.feerie.action import ActivityKind
 from rulesets.feerie.model import BlowKind, Mode, Pace, scale_tactic
 
@@ -45,7 +44,7 @@ class Settler(RawForm):
         super().__init__(
             ruleset.scenario_type,
             data,
-            defaults=flatten(services.ruleset_defaults(ruleset=ruleset)),
+            defaults=services.flat_defaults(ruleset=ruleset)[1],  # kept per version of the bestiary
             hidden=self.plugin.hidden,
         )
         self.groups: dict[str, PresetGroup] = {g.key: g for g in bestiary_cache.presets(self.plugin)}

@@ -26,15 +26,32 @@
     true
   );
 
-  // A live redraw also rewrites the « Ajuster » lines the page shows (the server is told which).
+  // A live redraw also rewrites the « Ajuster » lines whose fields changed since the last live
+  // request (the server is told which): a line says only its own fields, and a change that moves
+  // other fields (settle) redraws the whole calculator anyway. A request dropped from the queue
+  // (hx-sync "queue last") keeps its lines for the next one.
+  var changedLines = {};
+  document.addEventListener(
+    "change",
+    function (event) {
+      var target = event.target;
+      var block = target instanceof Element ? target.closest("#scenario-form details.adjust") : null;
+      if (!block) {
+        return;
+      }
+      Array.prototype.forEach.call(block.querySelectorAll(".adjust-line[data-key]"), function (line) {
+        changedLines[line.dataset.key + ":" + line.dataset.row] = true;
+      });
+    },
+    true
+  );
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
     if (!(elt instanceof Element) || !elt.classList.contains("choices")) {
       return;
     }
-    var keys = Array.prototype.map.call(document.querySelectorAll("#scenario-form .adjust-line[data-key]"), function (line) {
-      return line.dataset.key + ":" + line.dataset.row;
-    });
+    var keys = Object.keys(changedLines);
+    changedLines = {};
     if (keys.length) {
       event.detail.parameters._adjusted = keys.join(",");
     }
