@@ -46,8 +46,8 @@ format: install
 	$(PY) -m ruff check --fix .
 	$(PY) -m djlint templates --reformat
 
-bench: install  ## benchmarks (figures go in docs/performance.md)
-	$(PY) bench/run.py
+bench: install  ## every target of issue 18 with its verdict, one JSON document (≈ 12 min; BENCH_ONLY=latency,odds,… for parts)
+	BENCH_BASE=$(BASE) $(PY) bench/run.py
 
 clean:
 	rm -rf $(VENV) staticfiles artifacts

@@ -1,10 +1,22 @@
 """Estoc benchmarks: ``make bench`` (or ``python bench/run.py``). Figures for docs/performance.md.
 
-1. Latency of the resolve views against a bare Django view behind the same middleware, in one
-   run, in-process through Django's test client (no network): the htmx resolve fragment, the
-   full permalink page, the JSON API resolve.
-2. Exact odds computation time per ruleset scenario, and for enCORE pools of 1 to 15 dice.
-3. Page weight: first load (HTML + CSS + JS, gzip) and the htmx result fragment.
+One JSON document on stdout (progress on stderr), with every target of issue 18 and its verdict
+under ``verdicts``:
+
+1. ``latency`` (in-process, ``bench/latency.py``): every view of the six pages and the API timed
+   interleaved against a bare view and the engine alone; ratios on CPU time, wall clock beside.
+2. ``odds``: exact odds computation time per ruleset scenario, enCORE pools of 1 to 15 dice, each
+   ruleset's default and largest sensible scenario.
+3. ``page_weight``: first load (HTML + CSS + JS, gzip) and the htmx result fragment.
+4. ``worst_case`` (``bench/worst.py``): the slowest accepted requests each ruleset's search finds.
+5. ``first_request`` (``bench/first_request.py``): a fresh gunicorn worker's first request against
+   a warm one.
+6. ``perceived`` (``bench/perceived.py``): click on « Résoudre » → result painted, six pages, phone.
+7. ``capacity`` (``bench/compare.py``): the ``make load`` mix against ``BENCH_BASE`` (default: main
+   when issue 18 was opened) and this working tree, side by side.
+
+``BENCH_ONLY=latency,odds`` runs only the parts named; ``BENCH_REPEAT`` sets the latency rounds.
+Parts 4-7 run as their own processes (each starts its own servers), one after the other.
 """
 
 from __future__ import annotations
@@ -110,18 +122,135 @@ def main() -> None:
         with contextlib.redirect_stdout(sys.stderr):
             call_command("loadfixtures", verbosity=0)
         only = [part for part in os.environ.get("BENCH_ONLY", "").split(",") if part]
+        unknown = sorted(set(only) - set(PARTS))
+        if unknown:
+            raise SystemExit(f"BENCH_ONLY : partie inconnue {unknown} (parties : {', '.join(PARTS)})")
         report = run(Client(), only)
     finally:
         with contextlib.redirect_stdout(sys.stderr):
             connection.creation.destroy_test_db(old, verbosity=0)
-    print(json.dumps(report, indent=2, ensure_ascii=False))
+    for part, command in SEPARATE.items():
+        if not only or part in only:
+            report[part] = separate(part, command)
+    report["verdicts"] = verdicts(report)
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    out = ROOT / "artifacts" / "bench" / "report.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + "\n")
+    print(text)
 
 
-def run(client: Client, only: list[str]) -> dict[str, object]:
+PARTS = ("latency", "odds", "weight", "worst_case", "first_request", "perceived", "capacity")
+SEPARATE = {
+    "worst_case": ["bench/worst.py"],
+    "first_request": ["bench/first_request.py"],
+    "perceived": ["bench/perceived.py"],
+    "capacity": ["bench/compare.py", os.environ.get("BENCH_BASE", "81e3378"), "WORKTREE"],
+}
+
+
+def separate(part: str, command: list[str]) -> dict[str, Any]:
+    """A part that runs in its own process: its JSON report (stdout), or why it failed."""
+    import subprocess
+
+    print(f"[bench] {part}: {' '.join(command)}", file=sys.stderr, flush=True)
+    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "PLAIN_STATIC", "API_RATE"}}
+    done = subprocess.run(
+        [sys.executable, *command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False
+    )
+    sys.stderr.write(done.stderr[-4000:])
+    if done.returncode != 0:
+        return {"error": f"exit {done.returncode}", "stderr": done.stderr[-2000:]}
+    try:
+        answer: dict[str, Any] = json.loads(done.stdout)
+    except ValueError:
+        return {"error": "no JSON on stdout", "stdout": done.stdout[-2000:]}
+    return answer
+
+
+def _met(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value == "met"
+    return None
+
+
+def verdicts(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target of issue 18: what was measured, and whether it is met (None: not measured)."""
+    out: list[dict[str, Any]] = []
+    latency = report.get("latency")
+    if isinstance(latency, dict):
+        worst = latency["worst_ratio"]
+        pages = latency["pages"]
+        for name, target in (("htmx resolve", 8), ("live update", 8), ("permalink", 25)):
+            over = sorted(slug for slug, rows in pages.items() if not rows[name]["met"])
+            out.append(
+                {
+                    "target": f"{name} ≤ {target}× the bare view (CPU time), every page",
+                    "measured": f"worst {worst[name]}×",
+                    "over": over,
+                    "met": not over,
+                }
+            )
+        over = sorted(slug for slug, rows in pages.items() if not rows["API resolve"]["met"])
+        out.append(
+            {
+                "target": "API resolve ≤ 1.5× its floor (engine + JSON encoding), every ruleset",
+                "measured": f"worst {worst['API resolve / floor']}×",
+                "over": over,
+                "met": not over,
+            }
+        )
+    worst_case = report.get("worst_case")
+    if isinstance(worst_case, dict) and "error" not in worst_case:
+        slowest = worst_case.get("maximum") or {}
+        out.append(
+            {
+                "target": "every accepted request ≤ 100 ms warm",
+                "measured": f"{slowest.get('warm_ms')} ms warm ({slowest.get('warm_cpu_ms')} ms CPU), "
+                f"{slowest.get('ruleset')}: {str(slowest.get('description', ''))[:90]}",
+                "met": _met(worst_case.get("met")),
+            }
+        )
+    first = report.get("first_request")
+    if isinstance(first, dict) and "error" not in first:
+        out.append(
+            {
+                "target": "a fresh worker's first request ≤ 3× a warm one",
+                "measured": first.get("summary"),
+                "met": _met(first.get("verdict", first.get("met"))),
+            }
+        )
+    perceived = report.get("perceived")
+    if isinstance(perceived, dict) and "error" not in perceived:
+        out.append(
+            {
+                "target": "click on « Résoudre » → result painted, p95 ≤ 100 ms, six pages at 390×844",
+                "measured": perceived.get("summary"),
+                "met": _met(perceived.get("verdict")),
+            }
+        )
+    capacity = report.get("capacity")
+    if isinstance(capacity, dict) and "error" not in capacity:
+        out.append(
+            {
+                "target": "mixed-load capacity ≥ 2× the base commit, side by side",
+                "measured": capacity.get("ratio"),
+                "met": _met(capacity.get("met")),
+            }
+        )
+    for part in ("worst_case", "first_request", "perceived", "capacity"):
+        if isinstance(report.get(part), dict) and "error" in report[part]:
+            out.append({"target": part, "measured": report[part]["error"], "met": None})
+    return out
+
+
+def run(client: Client, only: list[str]) -> dict[str, Any]:
     """Every part of the report, or those named in ``only`` (``BENCH_ONLY=latency,odds``)."""
     from bench import latency
 
-    report: dict[str, object] = {}
+    report: dict[str, Any] = {}
     rounds = int(os.environ.get("BENCH_REPEAT", "200"))
     if not only or "latency" in only:
         report["latency"] = latency.run(client, rounds)
