@@ -16,7 +16,15 @@ from django_htmx.middleware import HtmxDetails
 
 from calculator import bestiary_cache, plugins, services
 from calculator.charts import chart_view
-from calculator.forms import MARKER, ScenarioForm, apply_form_actions, permalink_pairs, query_string, under_hidden
+from calculator.forms import (
+    MARKER,
+    ScenarioForm,
+    apply_form_actions,
+    encoded_field,
+    encoded_pair,
+    permalink_pairs,
+    under_hidden,
+)
 from calculator.settling import RawForm
 from calculator.templatetags.estoc import adjust_line
 from encounters.context import CalculatorContext, calculator_context
@@ -78,11 +86,30 @@ def permalink(
     ``scenario`` is :func:`permalink_scenario`'s answer when the caller already has it (the
     variations of one result share it).
     """
-    flat = dict(scenario if scenario is not None else permalink_scenario(resolution, hidden))
-    flat.update(changes or {})
+    return permalinks(ruleset, resolution, hidden, [changes or {}], scenario)[0]
+
+
+def permalinks(
+    ruleset: Ruleset,
+    resolution: Resolution,
+    hidden: tuple[str, ...],
+    variants: list[dict[str, Any]],
+    scenario: dict[str, Any] | None = None,
+) -> list[str]:
+    """:func:`permalink` for each of ``variants`` (changes), the fields encoded once for all: the
+    same URLs as ``permalink_pairs`` then ``query_string`` (a changed field keeps its place, a new
+    one comes after the others, as ``dict.update`` orders them)."""
+    flat = scenario if scenario is not None else permalink_scenario(resolution, hidden)
+    encoded = {key: encoded_field(key, value) for key, value in flat.items()}
     typed = {k: resolution.dice[k] for k in resolution.dice.typed}
-    pairs = [*permalink_pairs(flat, typed, resolution.dice.seed), ("r", "1")]
-    return f"{page_path(ruleset.slug)}?{query_string(pairs)}"
+    tail = permalink_pairs({}, typed, resolution.dice.seed)[1:]  # the dice and the seed, without the marker
+    tail_text = [encoded_pair(key, value) for key, value in tail] + ["r=1"]
+    head = f"{page_path(ruleset.slug)}?{encoded_pair(MARKER, '1')}"
+    out = []
+    for changes in variants:
+        fields = encoded if not changes else {**encoded, **{k: encoded_field(k, v) for k, v in changes.items()}}
+        out.append("&".join([head, *(e for e in fields.values() if e is not None), *tail_text]))
+    return out
 
 
 @require_http_methods(["GET", "POST"])
@@ -326,10 +353,9 @@ def _variations(
 ) -> list[tuple[str, str, bool]]:
     if resolution is None or plugin.variations is None:
         return []
-    return [
-        (label, permalink(ruleset, resolution, plugin.hidden, changes, scenario=flat), current)
-        for label, changes, current in plugin.variations(resolution)
-    ]
+    listed = list(plugin.variations(resolution))
+    urls = permalinks(ruleset, resolution, plugin.hidden, [changes for _label, changes, _current in listed], flat)
+    return [(label, url, current) for (label, _changes, current), url in zip(listed, urls, strict=True)]
 
 
 def result_summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:
