@@ -55,13 +55,16 @@ clean:
 # Issue 9, proof under load, faults and bad input (figures in docs/reliability.md). Each target
 # starts its own gunicorn (4 workers) on 127.0.0.1 and a free port, on the PostgreSQL database
 # estoc_load (created if missing; never "test"), and stops it when done. Loopback only.
-.PHONY: load perceived fuzz
+.PHONY: load perceived fuzz first-request
 
 load: install  ## wrk (apt-get install wrk): 60 s mixed at 50 connections, 60 s with think time, resolves at 1-50 (≈ 4 min)
 	$(PY) bench/load/run.py
 
-perceived: install  ## Playwright on Debian's Chromium: click on « Résoudre » → result on screen, p95 of 20 clicks (≈ 2 min)
+perceived: install  ## Playwright on Debian's Chromium: tap on « Résoudre » → result painted, p95 of 20 taps, six pages at 390×844 (≈ 1 min)
 	$(PY) bench/perceived.py
+
+first-request: install  ## a fresh gunicorn worker's first request against a warm one, with and without the warm-up (≈ 6 min)
+	$(PY) bench/first_request.py
 
 fuzz: install  ## Schemathesis on /api/openapi.json: 1,000 generated requests per operation and the coverage phase (8-18 min)
 	$(PY) bench/fuzz_api.py

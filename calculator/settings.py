@@ -6,6 +6,9 @@ ALLOWED_HOSTS    comma-separated (default "localhost,127.0.0.1" in DEBUG, none o
 DATABASE_URL     e.g. postgres://postgres@127.0.0.1:5432/test (default: SQLite file db.sqlite3)
 CSRF_TRUSTED_ORIGINS  comma-separated origins (https://estoc.example)
 SECURE           "0" to serve production mode over plain HTTP behind no proxy (default on when DEBUG off)
+BESTIARY_CACHE_SECONDS  how long a process keeps a bestiary copy at most (default 30; 0: no caching)
+WARMUP           "1"/"0": warm each worker up before it serves (default: under gunicorn only; calculator/warmup.py)
+WARMUP_SECONDS   the warm-up's time limit (default 10)
 """
 
 from __future__ import annotations
