@@ -159,7 +159,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Local memory by default; REDIS_URL shares the cache (rate limits, bestiary cache) between workers.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+        # Django's Redis cache, one client per process instead of one per thread (calculator/cache.py)
+        {"BACKEND": "calculator.cache.SharedRedisCache", "LOCATION": os.environ["REDIS_URL"]}
         if os.environ.get("REDIS_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "estoc"}
     )

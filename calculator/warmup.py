@@ -274,19 +274,17 @@ def compile_templates() -> int:
 
 
 def close_connections() -> None:
-    """Close every database connection and cache client this thread holds (nothing to fork)."""
+    """Close every database connection this thread holds (nothing to fork), and its caches.
+
+    The Redis client and its pool stay: the process's threads share them (calculator/cache.py), so
+    the warm-up's connection serves the worker's first request; redis-py resets a pool that finds
+    itself in another process after a fork."""
     from django.core.cache import caches
     from django.db import connections
 
     connections.close_all()
     for cache in caches.all(initialized_only=True):
         cache.close()
-        # Django's Redis backend keeps a connection pool per server, which close() leaves open
-        pools = getattr(getattr(cache, "_cache", None), "_pools", None)
-        if isinstance(pools, dict):
-            for pool in pools.values():
-                pool.disconnect()
-            pools.clear()
 
 
 def warm(application: WSGIApp, seconds: float | None = None) -> Report:

@@ -12,6 +12,7 @@ from django.forms import BoundField
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from calculator import bestiary_cache
 from calculator.forms import ScenarioForm
 from calculator.html import esc, fmt, fmt_join
 from rulesets.core.i18n import fr_percent
@@ -142,6 +143,22 @@ def _option_triples(items: tuple[Any, ...]) -> Any:
             yield "", "", "</optgroup>"
         else:
             yield item
+
+
+@register.simple_tag(takes_context=True)
+def fields_block(context: template.Context) -> SafeString:
+    """The plug-in's fields (``WebPlugin.fields_template``), rendered in the page's context.
+
+    A first visit (the form unbound: no value posted, no result, no encounter) draws the same fields
+    for everyone until the bestiary changes: that drawing is kept per version of the bestiary
+    (:func:`calculator.bestiary_cache.cached`). The fields templates read nothing of the visitor
+    (no user, no session, no CSRF token, no nonce; ``tests/test_fields_block.py`` checks it)."""
+    plugin = context["plugin"]
+    form = context["form"]
+    fields = context.template.engine.get_template(plugin.fields_template)  # type: ignore[union-attr]
+    if form.is_bound or context.get("resolution") is not None or context.get("in_encounter") is not None:
+        return SafeString(fields.render(context))
+    return SafeString(bestiary_cache.cached("first_visit_fields", plugin, lambda: fields.render(context)))
 
 
 @register.simple_tag
