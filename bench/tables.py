@@ -18,14 +18,14 @@ NAMES = {
     "encore": "enCORE",
     "nephilim": "Nephilim",
     "feerie": "Féerie",
-    "feerie-action": "Féerie, Action",
+    "feerie-action": "Féerie Action",
     "quadrature": "Quadrature",
     "aventuriers": "Aventuriers",
 }
 
 
 def fr(value: float, digits: int = 2) -> str:
-    return f"{value:.{digits}f}".replace(".", ",")
+    return f"{value:.{digits}f}"
 
 
 def latency_table(report: dict[str, Any], before: dict[str, Any] | None) -> str:

@@ -23,6 +23,11 @@ _LOCK = threading.Lock()
 class SharedRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose client is shared by the process's threads."""
 
+    # set by RedisCache.__init__ (not in django-stubs)
+    _servers: list[str]
+    _options: dict[str, Any]
+    _class: type
+
     @cached_property
     def _cache(self) -> Any:
         key = (tuple(self._servers), repr(sorted(self._options.items())))
