@@ -75,19 +75,11 @@ def summary(samples: list[float]) -> dict[str, float]:
     }
 
 
-def clear_odds_caches() -> None:
-    """Forget every memoised distribution of the engines, so that a timing is a cold one."""
-    for name, module in list(sys.modules.items()):
-        if name.startswith("rulesets.") and module is not None:
-            for value in vars(module).values():
-                if callable(getattr(value, "cache_clear", None)):
-                    value.cache_clear()
-
-
 def odds_extremes() -> dict[str, dict[str, float]]:
     """Each ruleset's default scenario and its largest sensible one (bench/scenarios.py): median
     cold (the engines' caches cleared before each run) and warm, in ms."""
     from bench.scenarios import scenarios
+    from bench.worst import clear_engine_caches
 
     rulesets = load_all()
     out: dict[str, dict[str, float]] = {}
@@ -98,7 +90,7 @@ def odds_extremes() -> dict[str, dict[str, float]]:
                 odds_of = rulesets[slug].odds
 
                 def cold(s: Any = scenario, fn: Any = odds_of) -> None:
-                    clear_odds_caches()
+                    clear_engine_caches()
                     fn(s)
 
                 name = f"{slug} {case}" + (f" #{i + 1}" if isinstance(built, list) else "")
