@@ -505,3 +505,51 @@ def odds_body(odds: Any, charts: list[Any]) -> SafeString:
             )
         )
     return SafeString("\n".join(out))
+
+
+# --- the result fragment's lists, written in Python (drawn on every « Résoudre ») ---------------------
+
+
+@register.simple_tag
+def story_paragraphs(resolution: Any) -> SafeString:
+    """The story, a paragraph per line."""
+    return SafeString("".join(f"<p>{esc(line)}</p>" for line in resolution.narrative.story))
+
+
+@register.simple_tag
+def dice_faces(resolution: Any) -> SafeString:
+    """The dice of the resolution, each with its label and how it was got (typed, or rolled)."""
+    typed, rolled = _("tapé"), _("lancé par le serveur")
+    dice = resolution.dice
+    out = []
+    for slot in resolution.spec.slots:
+        was_typed = dice.was_typed(slot.key)
+        out.append(
+            f'<span class="die-face{"" if was_typed else " rolled"}" '
+            f'title="{esc(slot.label)} — {esc(typed if was_typed else rolled)}">{esc(dice.values.get(slot.key))}</span>'
+        )
+    return SafeString("\n".join(out))
+
+
+@register.simple_tag
+def variation_links(variations: list[tuple[str, str, bool]]) -> SafeString:
+    """The result's variations: a link each (the current one disabled), redrawn by htmx."""
+    return SafeString(
+        "\n".join(
+            f'<a class="btn btn-sm {"btn-secondary disabled" if current else "btn-outline-secondary"}" '
+            f'href="{esc(url)}" hx-get="{esc(url)}" hx-target="#calculator" hx-swap="outerHTML" '
+            f'hx-push-url="true">{esc(label)}</a>'
+            for label, url, current in variations
+        )
+    )
+
+
+@register.simple_tag
+def final_numbers_list(numbers: list[tuple[str, str, str]]) -> SafeString:
+    """The final numbers: a term and its value each."""
+    return SafeString(
+        "".join(
+            f'<div><dt>{esc(label)}</dt><dd data-key="{esc(key)}">{esc(value)}</dd></div>'
+            for key, label, value in numbers
+        )
+    )
