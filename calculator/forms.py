@@ -92,7 +92,7 @@ def _list_paths(cls: type) -> tuple[tuple[str, Spec], ...]:
 
 def _row_indices(keys: Any, lists: frozenset[str]) -> dict[str, set[int]]:
     """The row indices each list of ``lists`` has among ``keys`` (``npcs.2.menace`` → npcs: {2}),
-    in one pass over the keys (a Quadrature sheet has 800 of them)."""
+    in one pass over the keys (a Quadrature sheet has some 260)."""
     found: dict[str, set[int]] = {}
     match = _ROW.match
     for key in keys:
@@ -355,7 +355,7 @@ def hidden_defaults(flat_defaults: Mapping[str, Any], hidden: tuple[str, ...]) -
 def copy_query(data: QueryDict) -> QueryDict:
     """A mutable copy of a QueryDict: its value lists copied, its strings shared (``.copy()``
     deep-copies every string, on every request). The keys and values are already text, so they
-    go in as they are (``setlist`` decodes each one again; a Quadrature sheet has 800 of them)."""
+    go in as they are (``setlist`` decodes each one again; a Quadrature sheet has some 260)."""
     out = QueryDict(mutable=True)
     dict.update(out, {key: list(values) for key, values in dict.items(data)})
     return out

@@ -1,7 +1,7 @@
 """A form's urlencoded body read into a QueryDict faster than Django's own constructor does it.
 
 Django's ``QueryDict(body)`` appends each field through four layers (``appendlist``, text conversion
-of the key and the value, ``setlistdefault``, ``__setitem__``); a Quadrature sheet posts some 800
+of the key and the value, ``setlistdefault``, ``__setitem__``); a Quadrature sheet posts some 260
 fields on every live change and every « Résoudre », and reading them cost more than a sixth of the
 request (docs/performance.md). :func:`form_query_dict` gives the same QueryDict (same keys, values
 and order, immutable, UTF-8), built from ``urllib.parse.parse_qsl`` in one pass.
