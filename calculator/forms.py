@@ -182,7 +182,7 @@ class ScenarioForm(forms.Form):
         self.flat_defaults = flat_defaults if flat_defaults is not None else flatten(defaults)
         self.rows = row_counts(ruleset.scenario_type, data if data is not None else {}, self.flat_defaults)
         self.leaves = [
-            leaf for leaf in leaves(ruleset.scenario_type, self.rows) if not _under_hidden(leaf.path, plugin.hidden)
+            leaf for leaf in leaves(ruleset.scenario_type, self.rows) if not under_hidden(leaf.path, plugin.hidden)
         ]
         if bound and data is not None:
             # a value left out of the URL is the default: show it (a missing checkbox is unticked)
@@ -266,26 +266,10 @@ class ScenarioForm(forms.Form):
             flat[leaf.path] = value
         return flat
 
-    def dice_data(self) -> dict[str, str]:
-        if not self.is_bound:
-            return {}
-        return {
-            key[len("dice.") :]: str(value)
-            for key, value in self.data.items()
-            if key.startswith("dice.") and str(value).strip()
-        }
-
-    def seed_value(self) -> str:
-        return str(self.raw("seed") or "").strip() if self.is_bound else ""
-
     def payload(self) -> dict[str, Any]:
         from rulesets.core.schema import unflatten
 
-        payload: dict[str, Any] = {"scenario": unflatten(self.scenario_data()), "dice": self.dice_data()}
-        seed = self.seed_value()
-        if seed:
-            payload["seed"] = seed
-        return payload
+        return request_payload(unflatten(self.scenario_data()), self.data if self.is_bound else None)
 
     # -- errors -------------------------------------------------------------------------------
 
@@ -316,6 +300,21 @@ class ScenarioForm(forms.Form):
             self.add_error(name or None, message)
 
 
+def request_payload(scenario: dict[str, Any], data: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The resolve request of a page: its scenario (unflattened), the dice typed in ``data`` (the
+    blank ones left to the server) and its seed when one is typed."""
+    if data is None:
+        return {"scenario": scenario, "dice": {}}
+    payload: dict[str, Any] = {
+        "scenario": scenario,
+        "dice": {k[len("dice.") :]: str(v) for k, v in data.items() if k.startswith("dice.") and str(v).strip()},
+    }
+    seed = str(data.get("seed") or "").strip()
+    if seed:
+        payload["seed"] = seed
+    return payload
+
+
 def leaf_default(leaf: Leaf) -> Any:
     if leaf.info.default is dataclasses.MISSING:
         return None
@@ -323,12 +322,10 @@ def leaf_default(leaf: Leaf) -> Any:
 
 
 @functools.lru_cache(maxsize=16_384)
-def _under_hidden(path: str, hidden: tuple[str, ...]) -> bool:
+def under_hidden(path: str, hidden: tuple[str, ...]) -> bool:
     """``path`` is one of the ``hidden`` paths or under one (kept: the same paths on every request)."""
     return any(path == h or path.startswith(h + ".") for h in hidden)
 
-
-under_hidden = _under_hidden
 
 # hidden_defaults' answers: (id of the defaults, hidden paths) → (the defaults themselves, so that
 # their id is not reused while kept, the answer)
@@ -345,7 +342,7 @@ def hidden_defaults(flat_defaults: Mapping[str, Any], hidden: tuple[str, ...]) -
     kept = _HIDDEN_DEFAULTS.get(key)
     if kept is not None and kept[0] is flat_defaults:
         return kept[1]
-    answer = {k: v for k, v in flat_defaults.items() if _under_hidden(k, hidden)}
+    answer = {k: v for k, v in flat_defaults.items() if under_hidden(k, hidden)}
     if len(_HIDDEN_DEFAULTS) >= 64:
         _HIDDEN_DEFAULTS.clear()
     _HIDDEN_DEFAULTS[key] = (flat_defaults, answer)

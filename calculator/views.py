@@ -23,6 +23,7 @@ from calculator.forms import (
     encoded_field,
     encoded_pair,
     permalink_pairs,
+    request_payload,
     under_hidden,
 )
 from calculator.settling import RawForm
@@ -227,12 +228,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             return compact(HttpResponse(body, status=status))
         if result_only:
             # the form stays as typed: only the result is sent, in place of the previous one
-            response = render(request, f"{template}#result", context)
-            for extra in plugin.result_oob:
-                response.content += render_to_string(extra, {**context, "oob": True}, request).encode()
-            response = retarget(response, "#result")
-            response["HX-Reswap"] = "outerHTML show:none"  # estoc.js brings the story into view
-            return compact(push_url(response, carry(in_encounter, link)))
+            return result_response(request, plugin, context, carry(in_encounter, link))
         response = render(request, f"{template}#calculator", context, status=status)
         if live_post:
             # a live change that moved other fields (settle): the whole calculator, not the scene
@@ -262,13 +258,7 @@ def result_alone(
     scenario = services.scenario_try_parse(ruleset=ruleset, nested=nested)
     if scenario is None:
         return None
-    payload: dict[str, Any] = {
-        "scenario": nested,
-        "dice": {k[len("dice.") :]: str(v) for k, v in data.items() if k.startswith("dice.") and str(v).strip()},
-    }
-    seed = str(data.get("seed") or "").strip()
-    if seed:
-        payload["seed"] = seed
+    payload = request_payload(nested, data)
     try:
         resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario)
     except ScenarioError:
@@ -292,12 +282,20 @@ def result_alone(
             for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
         ],
     }
+    return result_response(request, plugin, context, carry(in_encounter, link))
+
+
+def result_response(
+    request: HtmxHttpRequest, plugin: plugins.WebPlugin, context: dict[str, Any], url: str
+) -> HttpResponse:
+    """The htmx answer that puts a result in place of the previous one (the form stays as typed):
+    the result, the plug-in's ``result_oob`` parts out of band, and ``url`` pushed."""
     response = render(request, "calculator/page.html#result", context)
     for extra in plugin.result_oob:
         response.content += render_to_string(extra, {**context, "oob": True}, request).encode()
     response = retarget(response, "#result")
     response["HX-Reswap"] = "outerHTML show:none"  # estoc.js brings the story into view
-    return compact(push_url(response, carry(in_encounter, link)))
+    return compact(push_url(response, url))
 
 
 MAX_ADJUSTED = 200

@@ -151,3 +151,18 @@ def test_every_die_input_is_django_s_own_markup(slug):
             assert widget(bf) == str(bf), bf.name
             checked += 1
     assert checked > 0 or slug == "feerie-action"
+
+
+class Grouped(forms.Form):
+    kind = forms.ChoiceField(
+        required=False,
+        choices=[("", "— aucun —"), ("Mêlée", [("epee", "Épée"), ("hache", "Hache")]), ("tir", "Arc")],
+    )
+
+
+@pytest.mark.parametrize("value", ["", "hache", "tir", "inconnu"])
+def test_a_select_with_option_groups_is_written_as_before(value):
+    """An optgroup's tags are never « selected », even when the value is blank."""
+    bf = Grouped(data={"kind": value})["kind"]
+    assert render_field(bf) == reference(bf)
+    assert render_field(bf) == reference(bf)

@@ -91,9 +91,7 @@ def render_field(bf: BoundField) -> SafeString:
             lambda: _select_pieces(name, field_id, label, help_text, choices),
         )
         current = "" if value is None else str(value)
-        options = "".join(
-            f"{head}{' selected' if key == current else ''}{rest}" for key, head, rest in _option_triples(pieces[2])
-        )
+        options = "".join(f"{head}{' selected' if key == current else ''}{rest}" for key, head, rest in pieces[2])
         return SafeString(
             f'{pieces[0]}<select name="{esc(name)}" class="form-select{invalid}" id="{esc(field_id)}">'
             f"{options}</select>{feedback}{pieces[1]}</div>"
@@ -118,31 +116,24 @@ def render_field(bf: BoundField) -> SafeString:
 
 
 def _select_pieces(name: str, field_id: str, label: Any, help_text: Any, choices: Any) -> tuple[Any, ...]:
-    """A select's static pieces: the label, the help, and each option as (its value as compared,
-    the markup before « selected », the markup after); an optgroup's options inside it."""
+    """A select's static pieces: the label, the help, and its options in order as (the value a
+    choice is compared with, the markup before « selected », the markup after); an optgroup's
+    opening and closing tags as pieces whose value is None, never selected."""
     head = f'<div class="mb-3"><label class="form-label" for="{esc(field_id)}">{esc(label)}</label>'
     help_html = f'<div class="form-text">{esc(help_text)}</div>' if help_text else ""
 
     def option(key: Any, text: Any) -> tuple[str, str, str]:
         return (str(key), f'<option value="{esc(key)}"', f">{esc(text)}</option>")
 
-    items: list[Any] = []
+    options: list[tuple[str | None, str, str]] = []
     for key, text in choices:
         if isinstance(text, list | tuple):
-            items.append((None, f'<optgroup label="{esc(key)}">', tuple(option(k, v) for k, v in text)))
+            options.append((None, f'<optgroup label="{esc(key)}">', ""))
+            options.extend(option(k, v) for k, v in text)
+            options.append((None, "", "</optgroup>"))
         else:
-            items.append(option(key, text))
-    return head, help_html, tuple(items)
-
-
-def _option_triples(items: tuple[Any, ...]) -> Any:
-    for item in items:
-        if item[0] is None:  # an optgroup: its options, then its end
-            yield "", item[1], ""
-            yield from item[2]
-            yield "", "", "</optgroup>"
-        else:
-            yield item
+            options.append(option(key, text))
+    return head, help_html, tuple(options)
 
 
 @register.simple_tag(takes_context=True)
