@@ -54,6 +54,17 @@ def htmx_post(client: Client, url: str, pairs: list[tuple[str, str]] | str, **he
     return client.post(url, body, content_type="application/x-www-form-urlencoded", HTTP_HX_REQUEST="true", **headers)
 
 
+def example_form(ruleset: Any, request: dict[str, Any], seed: int = 42) -> Any:
+    """A worked example's request as a page's form posts it (a QueryDict): the whole scenario (a
+    request may leave out a field that defaults to true, which an absent checkbox would turn off),
+    its typed dice, ``seed``."""
+    from calculator.forms import permalink_query
+    from rulesets.core.schema import parse, to_data
+
+    whole = to_data(parse(ruleset.scenario_type, request["scenario"]))
+    return permalink_query({"scenario": whole, "dice": request.get("dice", {})}, seed)
+
+
 def adjusted(html: str) -> str:
     """The ``_adjusted`` value estoc.js sends with a live change: ``key:row`` of each line shown."""
     return ",".join(f"{key}:{row}" for key, row in _ADJUST_LINE.findall(html))
@@ -63,19 +74,14 @@ def page_requests(client: Client) -> dict[str, dict[str, Callable[[], Any]]]:
     """slug → {"htmx resolve", "live update", "permalink", "API resolve", "engine floor"}: each a
     call that answers 200 (checked once here)."""
     from calculator import services
-    from calculator.forms import permalink_query
     from calculator.views import page_path
     from rulesets.core import request as core_request
     from rulesets.core.registry import load_all
-    from rulesets.core.schema import parse, to_data
 
     out: dict[str, dict[str, Callable[[], Any]]] = {}
     for slug, ruleset in load_all().items():
         example = ruleset.examples()[0]
-        # the whole scenario, as a page's form carries it (a request may leave out fields that
-        # default to true, which an absent checkbox would turn off)
-        whole = to_data(parse(ruleset.scenario_type, example.request["scenario"]))
-        form = permalink_query({"scenario": whole, "dice": example.request.get("dice", {})}, 42)
+        form = example_form(ruleset, example.request)
         url = page_path(slug)
         pairs = [(k, v) for k, vs in form.lists() for v in vs]
         link = htmx_post(client, url, pairs)["HX-Push-Url"]

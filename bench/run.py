@@ -50,9 +50,8 @@ from django.contrib.staticfiles import finders  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from calculator.forms import permalink_query  # noqa: E402
 from rulesets.core.registry import load_all  # noqa: E402
-from rulesets.core.schema import parse, to_data  # noqa: E402
+from rulesets.core.schema import parse  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int, warmup: int = 20) -> list[float]:
@@ -280,16 +279,15 @@ def odds_report() -> dict[str, object]:
 
 
 def page_weight(client: Client) -> dict[str, int]:
-    from bench.latency import htmx_post
+    from bench.latency import example_form, htmx_post
 
     page = client.get("/encore/").content
     css_js = []
     for rel in ("vendor/bootstrap/bootstrap.min.css", "css/estoc.css", "js/estoc.js", "django_htmx/htmx-2.min.js"):
         path = finders.find(rel)
         css_js.append((rel, Path(path).read_bytes()))
-    example = load_all()["encore"].examples()[0].request
-    whole = to_data(parse(load_all()["encore"].scenario_type, example["scenario"]))
-    form = permalink_query({"scenario": whole, "dice": example.get("dice", {})}, 42)
+    encore = load_all()["encore"]
+    form = example_form(encore, encore.examples()[0].request)
     fragment = htmx_post(client, "/encore/", [(k, v) for k, vs in form.lists() for v in vs]).content
     weight = {
         "html_bytes": len(page),

@@ -20,11 +20,12 @@ log nobody in (axes keeps nothing), never post to ``/r/`` (no share) and open no
 CSRF check passes with a secret made here (cookie and header). The API's rate limiter counts
 them, in the cache, under an address no client has (``WARMUP_ADDRESS``).
 
-Then every database connection and cache client this thread opened is closed, and the garbage
-the warm-up left is collected (a full collection would otherwise fall on one of the first requests). A gthread worker
-serves from other threads, which open their own (Django's connections are per thread), so these
-would only linger; and under ``gunicorn --preload`` the warm-up runs in the master, which must
-fork no open socket into its workers.
+Then every database connection this thread opened is closed, and the garbage the warm-up left is
+collected (a full collection would otherwise fall on one of the first requests). A gthread worker
+serves from other threads, which open their own database connections (Django's are per thread), so
+these would only linger; and under ``gunicorn --preload`` the warm-up runs in the master, which must
+fork no open database socket into its workers. The Redis client stays: the process's threads share
+it (``calculator/cache.py``), and redis-py resets a pool that finds itself in a forked process.
 
 Each worker warms itself up (the Dockerfile runs gunicorn without ``--preload``): a worker forked
 from a warmed-up master shares the master's memory copy-on-write, and its first request still
