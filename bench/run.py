@@ -39,6 +39,8 @@ os.environ.setdefault("SECURE", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
 os.environ.setdefault("PLAIN_STATIC", "1")
 os.environ.setdefault("API_RATE", "1000000/m")  # the benchmark measures the views, not the limiter
+for _rate in ("PAGE_RATE", "RESOLVE_RATE", "SHARE_RATE"):
+    os.environ.setdefault(_rate, "0")  # no limit (calculator/limits.py)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "calculator.settings")
 
 import django  # noqa: E402

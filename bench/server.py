@@ -9,7 +9,8 @@
 * gunicorn with the Dockerfile's options (4 gthread workers × 4 threads, 8190-byte request lines)
   on 127.0.0.1 and a free port, the production settings with DEBUG off, a throw-away SECRET_KEY,
   SECURE=0 (plain HTTP), REDIS_URL (the cache and the rate limiter shared by the workers, as in
-  production) and API_RATE raised so that the limiter does not turn a load test into 429s.
+  production), API_RATE raised and PAGE_RATE, RESOLVE_RATE, SHARE_RATE off (``0``) so that the
+  limiter does not turn a load test into 429s.
 
 Every step takes a ``root``: the checkout whose code is served, this working tree by default, or a
 temporary ``git worktree`` of another commit (``bench/compare.py``). ``PYTHONPATH`` and the working
@@ -113,6 +114,10 @@ def server_env(
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url,
             "API_RATE": "100000000/m",  # measure the application, not the limiter (see docs/reliability.md)
+            # the page, resolve and share limits off ("0"); an older commit ignores these variables
+            "PAGE_RATE": "0",
+            "RESOLVE_RATE": "0",
+            "SHARE_RATE": "0",
             "STATIC_ROOT": str(static_root or os.environ.get("BENCH_STATIC_ROOT", "/tmp/estoc-bench/staticfiles")),
             "LOG_LEVEL": "WARNING",
         }

@@ -13,3 +13,6 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "calculator.settings")
 os.environ.setdefault("BESTIARY_CACHE_SECONDS", "0")
 os.environ.setdefault("API_RATE", "100000/m")
+# no page, resolve or share limit: tests/test_limits_*.py set the rates they test (settings fixture)
+for _rate in ("PAGE_RATE", "RESOLVE_RATE", "SHARE_RATE"):
+    os.environ.setdefault(_rate, "0")

@@ -5,7 +5,7 @@ Loopback only, bounded in time (about 4 minutes with the defaults):
 1. prepares a dedicated PostgreSQL database (``estoc_load``: created if missing, migrated, fixtures
    loaded), collects the static files and starts gunicorn as the Dockerfile does, 4 workers, on
    127.0.0.1 (``bench/server.py``: DEBUG off, throw-away SECRET_KEY, SECURE=0, REDIS_URL, API_RATE
-   raised);
+   raised, the page, resolve and share limits off);
 2. builds the request mix from each ruleset's worked examples (``rulesets/*/examples.py``), for the
    five rule systems and the Féerie Action page: full page loads, htmx live updates and htmx
    resolves (POSTs with a CSRF cookie/token pair), API resolves, API odds, permalink pages (``?…&r=1``) and

@@ -244,10 +244,38 @@
       side.setAttribute("aria-busy", "true");
     }
   });
-  document.addEventListener("htmx:afterRequest", function () {
+  document.addEventListener("htmx:afterRequest", function (event) {
     var side = document.querySelector(".calc-side");
     if (side) {
       side.removeAttribute("aria-busy");
+    }
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status > 0 && xhr.status < 400) {
+      clearThrottled();
+    }
+  });
+
+  // A rate limit's message (calculator/limits.py, swapped into #throttled): closed by its button,
+  // by the next answered request, or once its wait is over.
+  var throttledTimer = null;
+  function clearThrottled() {
+    var slot = document.getElementById("throttled");
+    if (slot && slot.firstElementChild) {
+      slot.replaceChildren();
+    }
+    window.clearTimeout(throttledTimer);
+  }
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var alert = event.detail.target && event.detail.target.id === "throttled" &&
+      event.detail.target.querySelector("[data-retry-after]");
+    if (alert) {
+      window.clearTimeout(throttledTimer);
+      throttledTimer = window.setTimeout(clearThrottled, 1000 * Number(alert.dataset.retryAfter || 60));
+    }
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-dismiss-throttled]")) {
+      clearThrottled();
     }
   });
   document.addEventListener("htmx:afterSettle", function (event) {
