@@ -5,24 +5,49 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.conf import settings
 from django.http import QueryDict
 
-from calculator import plugins, services
-from calculator.models import SharedResult
+from calculator import plugins, services, short_links
+from calculator.models import SharedResult, request_digest, stored_json
 from rulesets.core import request as core_request
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.schema import ScenarioError
 
 ERROR_NOTHING_TO_SHARE = "Aucun résultat à partager : résolvez d'abord l'échange."
+ERROR_TOO_LARGE = (
+    "Ce résultat est trop volumineux pour être partagé : {size} octets, au plus {limit}. "
+    "Son lien permanent, lui, le rejoue à l'identique."
+)
+DEFAULT_SHARE_MAX_BYTES = 256 * 1024
+
+
+class ShareTooLarge(ScenarioError):
+    """A share whose stored JSON would pass ``SHARE_MAX_BYTES`` (issue 17, finding 2): a 413."""
+
+
+def share_max_bytes() -> int:
+    return int(getattr(settings, "SHARE_MAX_BYTES", DEFAULT_SHARE_MAX_BYTES))
+
+
+def _bytes(n: int) -> str:
+    return f"{n:,}".replace(",", "\u00a0")
+
 
 PHYS_COLOUR = "#C0524E"
 MAG_COLOUR = "#6B4E8A"
 
 
-def share_create(*, ruleset: Ruleset, query: str) -> SharedResult:
+def share_create(*, ruleset: Ruleset, query: str, creator: Any = None, creator_session: str = "") -> SharedResult:
     """Resolve the permalink ``query`` again (same typed dice, same seed) and freeze the result.
 
-    Raises :class:`ScenarioError` when the query does not describe a valid resolution.
+    ``creator``: the GM's account, else ``creator_session``, the anonymous visitor's session
+    (:func:`calculator.share_views.session_fingerprint`). The same request shared again by the
+    same creator, on the same engine version, gives back the share it already has (issue 17,
+    finding 2). The stored link to the calculator fits (``short_links.fit``).
+
+    Raises :class:`ScenarioError` when the query does not describe a valid resolution,
+    :class:`ShareTooLarge` when the share would pass ``SHARE_MAX_BYTES``.
     """
     from calculator.views import permalink, result_summary
 
@@ -37,13 +62,29 @@ def share_create(*, ruleset: Ruleset, query: str) -> SharedResult:
         "dice": {d["key"]: d["value"] for d in result["dice"]},
         "seed": result["seed"],
     }
+    digest = request_digest(ruleset.slug, ruleset.engine_version, request)
+    mine = SharedResult.objects.filter(creator=creator) if creator is not None else None
+    if mine is None and creator_session:
+        mine = SharedResult.objects.filter(creator__isnull=True, creator_session=creator_session)
+    if mine is not None:
+        existing = mine.filter(ruleset=ruleset.slug, request_hash=digest).first()
+        if existing is not None:
+            return existing
+    summary = [list(row) for row in result_summary(plugin, resolution)]
+    size = len(stored_json(request)) + len(stored_json(result)) + len(stored_json(summary))
+    if size > (limit := share_max_bytes()):
+        raise ShareTooLarge({"__all__": ERROR_TOO_LARGE.format(size=_bytes(size), limit=_bytes(limit))})
     return SharedResult.objects.create(
         ruleset=ruleset.slug,
         engine_version=ruleset.engine_version,
         request=request,
         result=result,
-        summary=[list(row) for row in result_summary(plugin, resolution)],
-        permalink=permalink(ruleset, resolution, plugin.hidden),
+        summary=summary,
+        permalink=short_links.fit(permalink(ruleset, resolution, plugin.hidden)),
+        creator=creator,
+        creator_session="" if creator is not None else creator_session,
+        request_hash=digest,
+        size=size,
     )
 
 
