@@ -19,7 +19,7 @@ ERROR_INVITATION = "Cette invitation n'est plus valable (déjà utilisée ou exp
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invite(request: HttpRequest) -> HttpResponse:
     form = InviteForm(request.POST or None)
     sent = None
@@ -36,9 +36,10 @@ def invite(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/invite.html", {"form": form, "invitations": invitations}, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
-    invitation = Invitation.objects.filter(token=token).first()
+    # PostgreSQL refuses a NUL in a query: no token has one (issue 17, finding 4)
+    invitation = Invitation.objects.filter(token=token).first() if "\x00" not in token else None
     if invitation is None or not invitation.usable():
         return render(request, "accounts/accept.html", {"error": ERROR_INVITATION}, status=410)
     form = AcceptForm(request.POST or None)

@@ -23,10 +23,13 @@ from django.utils.translation import gettext as _
 from calculator.plugins import WebPlugin
 from rulesets.core.dice import DiceSpec
 from rulesets.core.registry import Ruleset
-from rulesets.core.schema import FieldInfo, Spec, fields_of, flatten, to_data
+from rulesets.core.schema import FieldInfo, Spec, fields_of, flatten, parse_index, to_data
 
 MARKER = "_f"
-_ROW = re.compile(r"^(?P<list>.+?)\.(?P<index>\d+)\.")
+# a row's field (``npcs.2.menace``): ASCII digits only (``\d`` takes '٣', which ``int`` reads as 3);
+# an index is then bounded by :func:`rulesets.core.schema.parse_index` and the list's size
+_ROW = re.compile(r"^(?P<list>.+?)\.(?P<index>[0-9]+)\.")
+ERROR_ROW = "« {key} » désigne la ligne « {index} » de « {label} », qui en compte {limit} au plus (numéros 0 à {last})."
 
 
 def _is_dataclass_type(tp: Any) -> bool:
@@ -90,34 +93,98 @@ def _list_paths(cls: type) -> tuple[tuple[str, Spec], ...]:
     return tuple(list_paths(cls).items())
 
 
-def _row_indices(keys: Any, lists: frozenset[str]) -> dict[str, set[int]]:
-    """The row indices each list of ``lists`` has among ``keys`` (``npcs.2.menace`` → npcs: {2}),
-    in one pass over the keys (a Quadrature sheet has some 260)."""
+def row_limit(spec: Spec) -> int:
+    """How many rows a list may have (the form never builds more)."""
+    return spec.max_items or 20
+
+
+@functools.cache
+def _row_limits(cls: type) -> dict[str, int]:
+    return {path: row_limit(spec) for path, spec in _list_paths(cls)}
+
+
+def _row_indices(keys: Any, limits: Mapping[str, int]) -> dict[str, set[int]]:
+    """The row indices each list of ``limits`` has among ``keys`` (``npcs.2.menace`` → npcs: {2}),
+    in one pass over the keys (a Quadrature sheet has some 260). An index past the list's limit is
+    no row (:func:`refused_input` says so on the page)."""
     found: dict[str, set[int]] = {}
     match = _ROW.match
     for key in keys:
         m = match(key)
-        if m is not None and (path := m.group("list")) in lists:
-            found.setdefault(path, set()).add(int(m.group("index")))
+        if m is not None and (limit := limits.get(path := m.group("list"))) is not None:
+            index = parse_index(m.group("index"))
+            if index is not None and index < limit:
+                found.setdefault(path, set()).add(index)
     return found
 
 
 def row_counts(cls: type, data: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, int]:
     counts: dict[str, int] = {}
     paths = _list_paths(cls)
-    lists = frozenset(path for path, _spec in paths)
-    in_data = _row_indices(data, lists)
+    limits = _row_limits(cls)
+    in_data = _row_indices(data, limits)
     in_defaults: dict[str, set[int]] | None = None
     for path, spec in paths:
         indices = in_data.get(path)
         if not indices:
             if in_defaults is None:
-                in_defaults = _row_indices(defaults, lists)
+                in_defaults = _row_indices(defaults, limits)
             indices = in_defaults.get(path)
         n = max(indices) + 1 if indices else 1
-        # a hand-made URL may name row 999999: never build more rows than the list may hold
-        counts[path] = min(max(n, spec.min_items or 0, 1), spec.max_items or 20)
+        counts[path] = min(max(n, spec.min_items or 0, 1), limits[path])
     return counts
+
+
+def _shown(text: str, width: int = 40) -> str:
+    """A piece of a made-up key, short enough to quote in a message."""
+    return text if len(text) <= width else text[:width] + "…"
+
+
+def row_refused(key: str, index: str, label: str, limit: int) -> str:
+    """The French message for a key naming a row its list cannot have."""
+    return ERROR_ROW.format(key=_shown(key), index=_shown(index, 12), label=label, limit=limit, last=limit - 1)
+
+
+def _bad_index(part: str, limit: int) -> bool:
+    """``part`` reads as a row number (``str.isdigit``: '²' too) that is no row of a list of ``limit``."""
+    if not part.isdigit():
+        return False  # a word: an unknown key, ignored like any other
+    index = parse_index(part)
+    return index is None or index >= limit
+
+
+def refused_input(cls: type, data: Mapping[str, Any], groups: Mapping[str, Any]) -> dict[str, str]:
+    """The keys and buttons of ``data`` that name a row no list of ``cls`` may have (key → French
+    message): a field ``npcs.999999.menace`` or ``npcs.².menace``, ``_del=npcs.<5,000 digits>``,
+    ``_load=preset.npc.40``. The page answers 400 with these messages, the form filled with the rest
+    (issue 17, finding 4: such keys raised in ``int`` or asked for a million rows)."""
+    lists = dict(_list_paths(cls))
+    limits = _row_limits(cls)
+    prefixes = tuple(path + "." for path in lists)
+    refused: dict[str, str] = {}
+    if not prefixes:
+        return refused
+    for key in data:
+        if not key.startswith(prefixes):
+            continue
+        for path, limit in limits.items():
+            if key.startswith(path + "."):
+                part = key[len(path) + 1 :].partition(".")[0]
+                if _bad_index(part, limit):
+                    refused[key] = row_refused(key, part, lists[path].label, limit)
+    delete = str(data.get("_del", ""))
+    path, _dot, part = delete.rpartition(".")
+    if path in limits and _bad_index(part, limits[path]):
+        refused["_del"] = row_refused(delete, part, lists[path].label, limits[path])
+    load = str(data.get("_load", ""))
+    parts = load.split(".", 3)
+    group = groups.get(parts[1]) if load.startswith("preset.") and len(parts) > 2 else None
+    if group is not None and ".{row}" in group.prefix:
+        path = group.prefix.split(".{row}", 1)[0]
+        row = parse_index(parts[2])
+        if path in limits and (row is None or row >= limits[path]):
+            refused["_load"] = row_refused(load, parts[2], lists[path].label, limits[path])
+    return refused
 
 
 def form_field(leaf: Leaf, initial: Any) -> forms.Field:
@@ -430,13 +497,14 @@ def apply_form_actions(data: QueryDict, cls: type, groups: dict[str, Any]) -> tu
             out[f"{add}.{n}.{first}"] = ""
         acted = True
     delete = data.get("_del", "")
-    if (m := re.match(r"^(?P<list>.+)\.(?P<index>\d+)$", delete)) and m.group("list") in lists:
-        path, index = m.group("list"), int(m.group("index"))
+    m = re.match(r"^(?P<list>.+)\.(?P<index>[0-9]+)$", delete)
+    index = parse_index(m.group("index")) if m else None
+    if m and index is not None and m.group("list") in lists:  # a made-up index: refused_input says so
+        path = m.group("list")
         moved = QueryDict(mutable=True)
         for key, values in out.lists():
             row = _ROW.match(key)
-            if row and row.group("list") == path:
-                i = int(row.group("index"))
+            if row is not None and row.group("list") == path and (i := parse_index(row.group("index"))) is not None:
                 if i == index:
                     continue
                 if i > index:

@@ -24,7 +24,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 THEME_COLOR = "#2b211c"  # the navigation bar (static/css/estoc.css .site-header)
 BACKGROUND_COLOR = "#fbf8f3"  # --estoc-paper
@@ -107,7 +107,7 @@ def _worker_config() -> dict[str, Any]:
 _cached_worker_config = cache(_worker_config)
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     config = json.dumps(worker_config(), indent=2, sort_keys=True)
@@ -119,7 +119,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600)
 def manifest(request: HttpRequest) -> HttpResponse:
     data = {
@@ -151,7 +151,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """The page the worker shows when the server cannot be reached (precached at install)."""
     return render(request, "offline.html")

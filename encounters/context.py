@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from encounters.models import Encounter
 from rulesets.core import encounter as core
+from rulesets.core.schema import ID_DIGITS, ascii_number
 
 ENCOUNTER, VERSION, ROLE = "_enc", "_enc_v", "_role."
 
@@ -59,9 +60,8 @@ def calculator_context(request: HttpRequest, data: QueryDict | None, slug: str) 
     (the calculator stays an anonymous calculator: nothing about another's encounter shows)."""
     if data is None or ENCOUNTER not in data or not request.user.is_authenticated:
         return None
-    try:
-        pk = int(data.get(ENCOUNTER, ""))
-    except ValueError:
+    pk = ascii_number(str(data.get(ENCOUNTER, "")), ID_DIGITS)  # a made-up id: no encounter, never a 500
+    if pk is None:
         return None
     encounter = Encounter.objects.filter(pk=pk, owner=request.user).first()
     if encounter is None:
@@ -74,7 +74,8 @@ def calculator_context(request: HttpRequest, data: QueryDict | None, slug: str) 
     names = dict(encounter.combatants.filter(present=True).values_list("id", "name"))
     cast = []
     for role in page.roles:
-        who = [names.get(int(k), "?") for k in roles.get(role.key, []) if k.isdigit()]
+        ids = (ascii_number(k, ID_DIGITS) for k in roles.get(role.key, []))  # '²' and 5,000 digits are no id
+        who = [names.get(cid, "?") for cid in ids if cid is not None]
         if who:
             cast.append((role.label, ", ".join(who)))
     return CalculatorContext(encounter, page, str(data.get(VERSION, "")), roles, cast)

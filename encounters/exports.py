@@ -186,6 +186,11 @@ def _combatant(rules: core.EncounterRules, raw: Any, n: int) -> Combatant:
     )
 
 
+def _texts(value: Any) -> list[str]:
+    """An entry's story or lines: the texts of a list (anything else, ``null`` included, is none)."""
+    return [str(s) for s in value if isinstance(s, str | int)] if isinstance(value, list) else []
+
+
 def _entry(rules: core.EncounterRules, raw: Any, n: int, keys: set[str]) -> LogEntry:
     def fail(message: str) -> ScenarioError:
         return ScenarioError({"file": ERROR_BAD_ENTRY.format(n=n, message=message)})
@@ -225,8 +230,8 @@ def _entry(rules: core.EncounterRules, raw: Any, n: int, keys: set[str]) -> LogE
         action=action,
         title=str(raw.get("title", ""))[:300],
         clock_label=str(raw.get("clock_label", ""))[:120],
-        story=[str(s) for s in raw.get("story", []) if isinstance(s, str | int)],
-        lines=[str(s) for s in raw.get("lines", []) if isinstance(s, str | int)],
+        story=_texts(raw.get("story")),
+        lines=_texts(raw.get("lines")),
         changes=changes,
         clock_before=clock_before,
         clock_after=clock_after,

@@ -10,10 +10,10 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from calculator.forms import Leaf, form_field, leaf_default, leaves, list_paths
+from calculator.forms import Leaf, form_field, leaf_default, leaves, list_paths, row_refused
 from calculator.plugins import PresetGroup
 from rulesets.core import encounter as core
-from rulesets.core.schema import flatten, unflatten
+from rulesets.core.schema import ScenarioError, Spec, flatten, parse_index, unflatten
 
 MAX_COPIES = 12
 
@@ -39,7 +39,10 @@ class DataclassForm(forms.Form):
         if data is not None:
             start = len(prefix) + 1 if prefix else 0
             raw = {k[start:]: v for k, v in data.items() if not prefix or k.startswith(prefix + "-")}
-        self.rows = {path: _rows_in(raw, path) for path in self.lists}
+        # a row index that is no index of the list (past its last row, '²', 5,000 digits) is refused,
+        # with a message on the form, never counted (issue 17, finding 4)
+        self.refused: dict[str, str] = {}
+        self.rows = {path: _rows_in(raw, path, self.lists[path], self.refused) for path in self.lists}
         if add in self.rows and self.rows[add] < (self.lists[add].max_items or 20):
             self.rows[add] += 1
         self.leaves: list[Leaf] = leaves(cls, self.rows)
@@ -82,7 +85,11 @@ class DataclassForm(forms.Form):
         return out
 
     def values(self) -> dict[str, Any]:
-        """The typed values, nested; the rows ticked « supprimer », or emptied, are left out."""
+        """The typed values, nested; the rows ticked « supprimer », or emptied, are left out.
+
+        Raises :class:`ScenarioError` with the :attr:`refused` row indices, if any."""
+        if self.refused:
+            raise ScenarioError(self.refused)
         deleted = {
             name[: -len(DELETE) - 1] + "." for name in self.fields if name.endswith("." + DELETE) and self.raw(name)
         }
@@ -114,11 +121,21 @@ class DataclassForm(forms.Form):
             self.add_error(name or None, message)
 
 
-def _rows_in(flat: Mapping[str, Any], path: str) -> int:
-    """How many rows of the list ``path`` the flat data has (0 for an empty list)."""
+def _rows_in(flat: Mapping[str, Any], path: str, spec: Spec, refused: dict[str, str]) -> int:
+    """How many rows of the list ``path`` the flat data has (0 for an empty list). A key whose row
+    is digits but no row the list may have goes to ``refused`` (key → French message)."""
     prefix = path + "."
-    indices = {rest.split(".", 1)[0] for key in flat if key.startswith(prefix) for rest in [key[len(prefix) :]]}
-    numbers = [int(i) for i in indices if i.isdigit()]
+    limit = spec.max_items or 20
+    numbers = []
+    for key in flat:
+        if not key.startswith(prefix):
+            continue
+        part = key[len(prefix) :].partition(".")[0]
+        index = parse_index(part)
+        if index is not None and index < limit:
+            numbers.append(index)
+        elif part.isdigit():
+            refused[key] = row_refused(key, part, spec.label, limit)
     return max(numbers) + 1 if numbers else 0
 
 

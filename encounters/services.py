@@ -13,13 +13,24 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from calculator import services as calc_services
+from calculator import short_links
 from calculator.forms import list_item
 from calculator.views import page_path, permalink
 from encounters.models import Combatant, Encounter, LogEntry
 from rulesets.core import encounter as core
 from rulesets.core.registry import load_all
 from rulesets.core.request import Resolution
-from rulesets.core.schema import ScenarioError, fields_of, flatten, parse, to_data, unflatten
+from rulesets.core.schema import (
+    ID_DIGITS,
+    ScenarioError,
+    ascii_number,
+    fields_of,
+    flatten,
+    parse,
+    parse_index,
+    to_data,
+    unflatten,
+)
 
 ERROR_STALE = (
     "Cette rencontre a changé entre-temps (dans un autre onglet ?) : voici son état à jour. "
@@ -39,6 +50,7 @@ ERROR_NAME_REQUIRED = "Donnez un nom à la rencontre."
 ERROR_NAME_TOO_LONG = "Nom : 120 caractères au plus."
 ERROR_UNKNOWN_FIELD = "Cette jauge n'existe pas pour ce combattant."
 ERROR_NO_PRESET = "Choisissez une entrée du bestiaire."
+ERROR_NUL = "Caractère nul interdit dans un texte."
 
 
 class StaleEncounter(Exception):
@@ -104,8 +116,9 @@ def field_label(state_type: type, path: str) -> str:
             break
         label = info.spec.label
         item = list_item(info.type)
-        if item is not None and i + 1 < len(parts) and parts[i + 1].isdigit():
-            label = f"{label} n° {int(parts[i + 1]) + 1}"
+        row = parse_index(parts[i + 1]) if item is not None and i + 1 < len(parts) else None
+        if row is not None:
+            label = f"{label} n° {row + 1}"
             i += 1
             node = item
         else:
@@ -159,10 +172,12 @@ def _bump(encounter: Encounter, version: int) -> None:
 
 
 def _parse_version(version: Any) -> int:
-    try:
-        return int(version)
-    except (TypeError, ValueError):
-        raise StaleEncounter(ERROR_STALE) from None
+    """The version a form was drawn from: an int, or ASCII digits that fit the column (a made-up
+    20-digit version would overflow it: a 500); anything else is a stale form."""
+    parsed = ascii_number(str(version).strip(), ID_DIGITS)
+    if parsed is None:
+        raise StaleEncounter(ERROR_STALE)
+    return parsed
 
 
 def _commit(
@@ -246,6 +261,8 @@ def encounter_create(*, owner: Any, system: str, name: str, clock: Mapping[str, 
         raise ScenarioError({"name": ERROR_NAME_REQUIRED})
     if len(name) > 120:
         raise ScenarioError({"name": ERROR_NAME_TOO_LONG})
+    if "\x00" in name:  # PostgreSQL refuses it (issue 17, finding 4)
+        raise ScenarioError({"name": ERROR_NUL})
     parsed = parse(rules.clock_type, dict(clock or {}))
     return Encounter.objects.create(owner=owner, system=system, name=name, clock=to_data(parsed))
 
@@ -449,6 +466,8 @@ def encounter_apply(
     *, encounter: Encounter, version: Any, page_slug: str, query: str, roles: Mapping[str, Iterable[str]]
 ) -> LogEntry:
     """ "Appliquer": resolve the result's permalink again and write its consequences."""
+    if "\x00" in query:  # the query is kept in the log (PostgreSQL refuses a NUL in it)
+        raise ScenarioError({"q": ERROR_NUL})
     page = page_of(encounter, page_slug)
     bindings = bindings_parse(encounter, page, roles)
     ruleset = load_all()[page.slug]
@@ -468,7 +487,7 @@ def encounter_apply(
         detail={
             "page": page.slug,
             "query": query,
-            "permalink": permalink(ruleset, resolution, _hidden(page.slug)),
+            "permalink": short_links.fit(permalink(ruleset, resolution, _hidden(page.slug))),
             "outcome": resolution.result.outcome,
             "outcome_label": resolution.result.outcome_label,
             "seed": resolution.dice.seed,

@@ -4,7 +4,6 @@ get the ``#encounter`` partial back, plain ones a redirect (or the page with its
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,23 +11,25 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
-from calculator import bestiary_cache, plugins
+from calculator import bestiary_cache, json_input, plugins
 from encounters import exports, services
 from encounters.context import roles_from
 from encounters.forms import MAX_COPIES, DataclassForm, EncounterCreateForm, ImportForm, add_form
 from encounters.models import Combatant, Encounter
 from rulesets.core import encounter as core
 from rulesets.core.registry import load_all
-from rulesets.core.schema import ScenarioError
+from rulesets.core.schema import ScenarioError, ascii_number
 
 TEMPLATE = "encounters/detail.html"
 ERROR_BAD_COUNT = "Combien : un nombre entier entre 1 et {n}."
 ERROR_BAD_DELTA = "Pas d'ajustement : +1 ou −1."
-ERROR_BAD_JSON = "Ce fichier n'est pas du JSON lisible : {error}"
+ERROR_BAD_JSON = "Ce fichier n'est pas du JSON lisible{where}."
+ERROR_WHERE = " (erreur ligne {line}, colonne {column})"
+ERROR_REFUSED_JSON = "Ce fichier est refusé : {error}"
 ERROR_NO_FILE = "Choisissez un fichier exporté, ou collez son contenu."
 ERROR_FILE_TOO_BIG = "Le fichier dépasse 2 Mo."
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
@@ -50,7 +51,7 @@ def _combatant(encounter: Encounter, cid: int) -> Combatant:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def encounter_list(request: HttpRequest) -> HttpResponse:
     form = EncounterCreateForm(request.POST or None)
     status = 200
@@ -95,10 +96,13 @@ def encounter_import(request: HttpRequest) -> HttpResponse:
             raise ScenarioError({"file": ERROR_NO_FILE})
         if len(text) > MAX_IMPORT_BYTES:
             raise ScenarioError({"file": ERROR_FILE_TOO_BIG})
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ScenarioError({"file": ERROR_BAD_JSON.format(error=exc.msg)}) from None
+        try:  # nesting bounded, numbers finite, no NUL anywhere (PostgreSQL refuses it)
+            data = json_input.loads(text, allow_nul=False)
+        except json_input.JsonRefused as exc:
+            if exc.message != json_input.ERROR_NOT_JSON:  # nested too deep, NaN, a NUL
+                raise ScenarioError({"file": ERROR_REFUSED_JSON.format(error=exc.message)}) from None
+            where = "" if exc.line is None else ERROR_WHERE.format(line=exc.line, column=exc.column)
+            raise ScenarioError({"file": ERROR_BAD_JSON.format(where=where)}) from None
         encounter = exports.encounter_import(owner=request.user, data=data)
     except ScenarioError as exc:
         for message in exc.errors.values():
@@ -239,7 +243,7 @@ def _respond(
 
 
 @login_required
-@require_GET
+@require_safe
 def encounter_detail(request: HttpRequest, pk: int) -> HttpResponse:
     encounter = _owned(request, pk)
     return render(request, TEMPLATE, detail_context(request, encounter))
@@ -330,7 +334,7 @@ def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     def add() -> None:
         errors: dict[str, str] = {}
         raw_count = str(request.POST.get("count", "") or "1").strip()
-        count = int(raw_count) if raw_count.isdigit() else 0
+        count = ascii_number(raw_count, 3) or 0  # '²' is a digit to str.isdigit, not to int
         if not 1 <= count <= MAX_COPIES:
             errors["count"] = ERROR_BAD_COUNT.format(n=MAX_COPIES)
         kind = request.POST.get("kind", "")
@@ -372,7 +376,9 @@ def combatant_edit(request: HtmxHttpRequest, pk: int, cid: int) -> HttpResponse:
         rules.kind(combatant.kind).state_type, combatant.state, request.POST, prefix=f"c{cid}", add=add
     )
     if add:  # « Ajouter une ligne »: the sheet again, one row longer, nothing saved yet
-        return _respond(request, encounter, redirect=False, edit=(cid, form))
+        if form.refused:  # a row no list may have: said on the sheet (issue 17, finding 4)
+            form.set_errors(form.refused)
+        return _respond(request, encounter, 422 if form.refused else 200, redirect=False, edit=(cid, form))
 
     def invalid(errors: dict[str, str]) -> dict[str, Any]:
         form.set_errors(errors)
@@ -432,7 +438,7 @@ def combatant_remove(request: HtmxHttpRequest, pk: int, cid: int) -> HttpRespons
 
 
 @login_required
-@require_GET
+@require_safe
 def encounter_act(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """ "Ouvrir le calculateur": the page filled from the chosen combatants, inside the encounter."""
     encounter = _owned(request, pk)
@@ -504,7 +510,7 @@ def _slug(encounter: Encounter) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def log_markdown(request: HttpRequest, pk: int) -> HttpResponse:
     encounter = _owned(request, pk)
     body = exports.log_markdown(encounter, request.build_absolute_uri("/"))
@@ -512,7 +518,7 @@ def log_markdown(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def log_json(request: HttpRequest, pk: int) -> HttpResponse:
     encounter = _owned(request, pk)
     response = JsonResponse(exports.log_data(encounter), json_dumps_params={"ensure_ascii": False, "indent": 2})
@@ -521,7 +527,7 @@ def log_json(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def encounter_export(request: HttpRequest, pk: int) -> HttpResponse:
     encounter = _owned(request, pk)
     response = JsonResponse(exports.encounter_data(encounter), json_dumps_params={"ensure_ascii": False, "indent": 2})

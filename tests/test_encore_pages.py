@@ -221,10 +221,14 @@ def test_an_unknown_ruleset_is_a_404(client):
 
 
 def test_a_hand_made_url_cannot_ask_for_a_million_rows(client):
+    """Row 999999 is refused with a French message (a 400, the form filled), never clamped to the
+    list's last row in silence (issue 17, finding 4)."""
     response = client.get("/encore/", {"_f": "1", "npcs.999999.menace": "2"})
-    assert response.status_code == 200
-    assert 'name="npcs.7.menace"' in response.content.decode()
-    assert 'name="npcs.8.menace"' not in response.content.decode()
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "désigne la ligne « 999999 »" in body
+    assert 'name="npcs.0.menace"' in body
+    assert 'name="npcs.1.menace"' not in body
 
 
 @pytest.mark.parametrize(
@@ -266,7 +270,7 @@ def test_a_null_character_in_a_text_field_is_refused_on_that_field(client):
     """The form cleans only the fields that can fail Django's validation (choices, and any value
     holding a null character): the text field still says why it is refused."""
     response = client.get("/encore/", {"_f": "1", "pc.name": "Ald\x00ric", "r": "1", "seed": "1"})
-    assert response.status_code == 200
+    assert response.status_code == 422  # the engine refuses it too: no result (issue 17, finding 4)
     form = response.context["form"]
     assert "pc.name" in form.errors
     assert "choice" not in str(form.errors["pc.name"])  # Django's null-character message, not another

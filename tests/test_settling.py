@@ -109,7 +109,9 @@ def test_a_missing_box_is_unticked_even_when_its_default_is_ticked():
 def test_rows_are_counted_as_the_form_counts_them():
     assert raw().rows("items") == range(1)
     assert raw({"items.2.name": ""}).rows("items") == range(3)
-    assert raw({"items.999.name": ""}).rows("items") == range(4)  # never more than the list holds
+    # a row past what the list holds is no row (the page refuses it with a message: issue 17, finding 4)
+    assert raw({"items.999.name": ""}).rows("items") == range(1)
+    assert raw({"items.3.name": "", "items.999.name": ""}).rows("items") == range(4)
     assert raw().rows("title") == range(0)
 
 

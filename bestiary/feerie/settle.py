@@ -22,6 +22,7 @@ from calculator.plugins import PresetGroup, Settled
 from calculator.settling import RawForm
 from rulesets.core.i18n import de
 from rulesets.core.registry import load_all
+from rulesets.core.schema import INDEX_DIGITS, ascii_number, parse_index
 from rulesets.feerie.action import ActivityKind
 from rulesets.feerie.model import BlowKind, Mode, Pace, scale_tactic
 
@@ -217,7 +218,8 @@ def _fighter_name(s: Settler, i: int) -> str:
 
 
 def _numbers(raw: Any) -> list[int]:
-    return [int(p) for p in re.split(r"[,; ]+", text(raw)) if p.isdigit()]
+    numbers = (ascii_number(p, INDEX_DIGITS) for p in re.split(r"[,; ]+", text(raw)))
+    return [n for n in numbers if n is not None]
 
 
 def _targets_text(targets: list[int]) -> str:
@@ -229,9 +231,9 @@ def _renumbering(s: Settler) -> dict[int, int] | None:
     None when the page wrote no marker (a link, the API, an encounter)."""
     mapping: dict[int, int] = {}
     for i in s.rows("fighters"):
-        marker = s.data.get(f"fighters.{i}.{ROW_MARKER}", "")
-        if marker.isdigit():
-            mapping[int(marker)] = i
+        marker = parse_index(s.data.get(f"fighters.{i}.{ROW_MARKER}", ""))
+        if marker is not None:
+            mapping[marker] = i
     return mapping or None
 
 
@@ -256,7 +258,8 @@ def follow_fighters(s: Settler) -> None:
                 s.set(f"{p}.actor", now(actor))
         if f"{p}.{TARGETS_MARKER}" in s.data:
             start = f"{p}.{TARGETS_MARKER}."
-            old = sorted(int(k[len(start) :]) for k in s.data if k.startswith(start) and k[len(start) :].isdigit())
+            boxes = (parse_index(k[len(start) :]) for k in s.data if k.startswith(start))
+            old = sorted(n for n in boxes if n is not None)
         else:
             old = _numbers(s.data.get(f"{p}.targets", ""))
         targets = [t for t in (now(o) for o in old) if t is not None]

@@ -16,6 +16,7 @@ from bestiary.feerie.settle import settle_action, settle_exchange
 from bestiary.feerie.state import ATTRIBUTE_FIELDS, MAX_ATTRIBUTES
 from calculator.plugins import Preset, PresetGroup, TableValues, WebPlugin, register
 from rulesets.core.request import Resolution
+from rulesets.core.schema import parse_index
 from rulesets.feerie import action
 from rulesets.feerie.engine import derive, signed
 from rulesets.feerie.model import Attribute, AttributeKind, BlowKind, Combatant, Exchange, Mode, scale_tactic
@@ -156,9 +157,10 @@ class TacticGroup(PresetGroup):
             return NO_TACTIC_PRESET
         name, _sep, cap = key.rpartition(".")
         t = next((t for t in self.tactics if t.key == name), None)
-        if t is None or not cap.isdigit():
+        number = parse_index(cap)  # '²' and 5,000 digits are no cap
+        if t is None or number is None:
             return None
-        return tactic_preset(t, int(cap))
+        return tactic_preset(t, number)
 
     def at_cap(self, cap: int) -> list[Preset]:
         return [tactic_preset(t, cap) for t in self.tactics]

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rulesets.core.i18n import _
+from rulesets.core.schema import int_text
 
 SEED_MAX = 2**31 - 1
 
@@ -65,10 +66,7 @@ class Die:
         raw = text.strip()
         if self.face_labels and raw in self.face_labels:
             return self.faces[self.face_labels.index(raw)]
-        try:
-            value = int(raw)
-        except ValueError:
-            value = None
+        value = int_text(raw)
         if value is not None and value in self.faces:
             return value
         raise ValueError(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -18,6 +19,41 @@ from dataclasses import dataclass
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from rulesets.core.i18n import _
+
+# A row index in a field path (``npcs.2.menace``) or a button (``_del=npcs.2``): 1 to 3 ASCII digits.
+# No list of a scenario holds more than 60 rows; the bound keeps a made-up index (thousands of digits,
+# which ``int`` refuses past 4,300, or a million, which would build a million rows) out.
+INDEX_DIGITS = 3
+# A database id typed in a request (an encounter, a combatant): 1 to 18 ASCII digits (fits a bigint).
+ID_DIGITS = 18
+
+
+def ascii_number(text: object, max_digits: int) -> int | None:
+    """``text`` as a non-negative integer when it is 1 to ``max_digits`` ASCII digits, else None.
+
+    ``str.isdigit`` says yes to '²' and '٣' (which ``int`` refuses or reads as 3) and to any length;
+    every index or id read from a request goes through here instead (issue 17, finding 4)."""
+    if isinstance(text, str) and 0 < len(text) <= max_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
+# an integer as people type it: ASCII digits, an optional sign (the typographic minus too), no
+# ``1_000`` nor ``٣`` (which ``int`` reads); 30 digits is far past any bound a field declares
+_INT_TEXT = re.compile(r"[+\-\u2212]?[0-9]{1,30}")
+
+
+def int_text(text: str) -> int | None:
+    """``text`` (spaces around it aside) as an integer when it is written as one, else None."""
+    stripped = text.strip()
+    if _INT_TEXT.fullmatch(stripped) is None:
+        return None
+    return int(stripped.replace("\u2212", "-"))
+
+
+def parse_index(text: object) -> int | None:
+    """A row index as a field path writes it (:data:`INDEX_DIGITS` ASCII digits at most), else None."""
+    return ascii_number(text, INDEX_DIGITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,10 +245,7 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
             elif isinstance(raw, int) or (isinstance(raw, float) and raw.is_integer()):
                 value = int(raw)
             elif isinstance(raw, str):
-                try:
-                    value = int(raw.strip())
-                except ValueError:
-                    value = None
+                value = int_text(raw)
             if value is None:
                 errors[path] = _("{label} : nombre entier attendu.").format(label=label)
                 return None
@@ -234,6 +267,9 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
         def parse_str(raw: Any, path: str, errors: dict[str, str]) -> Any:
             if not isinstance(raw, str):
                 errors[path] = _("{label} : texte attendu.").format(label=label)
+                return None
+            if "\x00" in raw:  # PostgreSQL refuses it in a text column (issue 17, finding 4)
+                errors[path] = _("{label} : caractère nul interdit dans un texte.").format(label=label)
                 return None
             text = raw.strip()
             if len(text) > max_length:
@@ -325,7 +361,7 @@ def _steps(key: str) -> tuple[_Step, ...]:
         parts = key.split(".")
         last = len(parts) - 1
         steps = tuple(
-            (part, int(part) if part.isdigit() else None, i == last, i < last and parts[i + 1].isdigit())
+            (part, parse_index(part), i == last, i < last and parse_index(parts[i + 1]) is not None)
             for i, part in enumerate(parts)
         )
         if len(_KEY_STEPS) < 50_000:  # field paths are finite; the bound guards against made-up keys
@@ -334,19 +370,28 @@ def _steps(key: str) -> tuple[_Step, ...]:
 
 
 def unflatten(flat: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"pc.attribute": "3", "targets.0.menace": "2"}`` → nested dicts and lists."""
+    """``{"pc.attribute": "3", "targets.0.menace": "2"}`` → nested dicts and lists.
+
+    A list's index is :func:`parse_index`'s (at most three ASCII digits); any other part where a
+    list needs an index raises :class:`ScenarioError` on that key."""
     root: dict[str, Any] = {}
     for key, value in flat.items():
         node: Any = root
         for part, index, last, nxt_is_index in _steps(key):
             if type(node) is list:
-                idx = index if index is not None else int(part)
+                if index is None:
+                    raise ScenarioError(
+                        {key: _("« {part} » : numéro de ligne attendu (0 à 999).").format(part=part[:20])}
+                    )
+                idx = index
                 while len(node) <= idx:
                     node.append({} if not nxt_is_index else [])
                 if last:
                     node[idx] = value
                 else:
                     node = node[idx]
+            elif type(node) is not dict:  # "a" and "a.b" both given: "a" is no object
+                raise ScenarioError({key: _("Champ inconnu.")})
             elif last:
                 node[part] = value
             else:

@@ -157,7 +157,8 @@ class Activity:
         """The targets' numbers (invalid entries are reported by :meth:`ActionScenario.check`)."""
         out: list[int] = []
         for part in self.targets.replace(";", ",").replace(" ", ",").split(","):
-            if part.strip().lstrip("-").isdigit():
+            digits = part.strip().lstrip("-")
+            if digits.isascii() and digits.isdigit():  # '²' is a digit to str.isdigit, not to int
                 out.append(int(part))
         return tuple(out)
 
@@ -165,7 +166,7 @@ class Activity:
         return [
             p
             for p in self.targets.replace(";", ",").replace(" ", ",").split(",")
-            if p.strip() and not p.strip().isdigit()
+            if p.strip() and not (p.strip().isascii() and p.strip().isdigit())
         ]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from calculator import services
+from calculator import json_input, services
 from rulesets.core.registry import load_all
 from rulesets.core.request import odds_data, result_data
 from rulesets.core.schema import ScenarioError
@@ -40,10 +40,10 @@ class Command(BaseCommand):
             raise CommandError(f"Impossible de lire « {source} » : {exc.strerror}.") from None
         indent = options["indent"] or None
         try:
-            try:
-                payload = json.loads(text)
-            except ValueError:
-                raise ScenarioError({"__all__": services.ERROR_NOT_JSON}) from None
+            try:  # nesting bounded, numbers finite, as the API reads its body
+                payload = json_input.loads(text)
+            except json_input.JsonRefused as exc:
+                raise ScenarioError({"__all__": exc.message}) from None
             if options["odds"]:
                 _scenario, odds = services.odds_compute(ruleset=ruleset, payload=payload)
                 out = odds_data(ruleset, odds)
