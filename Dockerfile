@@ -1,4 +1,5 @@
-# Estoc — production image: gunicorn, static files collected at build time, non-root user.
+# Estoc — production image: gunicorn (deploy/gunicorn.conf.py), static files collected at build
+# time, non-root user. compose.yaml runs it behind nginx; docs/deploy.md.
 FROM python:3.12-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -11,16 +12,23 @@ COPY pyproject.toml ./
 RUN pip install .
 COPY . .
 
-# collectstatic needs settings but no secret worth keeping: a build-only key.
+# collectstatic needs settings but no secret worth keeping: a build-only key. The manifest it
+# writes (staticfiles/staticfiles.json) is what {% static %} reads; compose.yaml's release job
+# collects the same files again into the volume nginx serves (/srv/static, owned by estoc so that a
+# new named volume mounted there is too).
 RUN SECRET_KEY=build-only-not-secret python manage.py collectstatic --noinput \
     && useradd --system --uid 10001 --home /app estoc \
-    && chown -R estoc /app
+    && mkdir -p /srv/static \
+    && chown -R estoc /app /srv/static
 USER estoc
 
 EXPOSE 8000
-# The container expects SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL from the environment.
-# A calculator page is its URL (every field, the dice, the seed): a Quadrature sheet opened from an
-# encounter runs past gunicorn's default 4094-byte request line, hence 8190 (its maximum).
-# Threaded workers: a client that opens a connection and says nothing no longer holds a whole
-# worker (four silent connections could stop four sync workers, docs/reliability.md).
-CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py loadfixtures && exec gunicorn calculator.wsgi --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-4} --worker-class gthread --threads ${THREADS:-4} --limit-request-line 8190 --access-logfile -"]
+# The container expects SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL from the
+# environment, and the migrations run first (compose.yaml's release job, or
+# `python manage.py migrate --noinput && python manage.py loadfixtures` in a one-off container).
+# gunicorn's settings (gthread workers, preload, the per-worker warm-up, 8190-byte request lines,
+# timeouts) are in deploy/gunicorn.conf.py. It must sit behind a buffering proxy (deploy/nginx.conf):
+# 64 silent connections held gunicorn alone for 45 s (docs/reliability.md).
+HEALTHCHECK --interval=15s --timeout=6s --start-period=60s --retries=3 \
+    CMD ["python", "deploy/healthcheck.py"]
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py"]
