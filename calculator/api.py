@@ -3,16 +3,12 @@ document carries each ruleset's request schema, generated from its scenario data
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema, Status
-from ninja.errors import Throttled
-from ninja.throttling import AnonRateThrottle
 
-from calculator import services
+from calculator import api_errors, json_input, services
 from calculator.views import page_path
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import odds_data, result_data
@@ -20,30 +16,18 @@ from rulesets.core.schema import ScenarioError, json_schema
 
 ERROR_INVALID = "Requête invalide : voir les messages par champ."
 ERROR_UNKNOWN_RULESET = "Système de règles inconnu."
-ERROR_THROTTLED = "Trop de requêtes : réessayez dans {wait} s."
 
-
-class ClientRateThrottle(AnonRateThrottle):
-    """``settings.API_RATE`` requests per client address (read when the limit is checked)."""
-
-    def __init__(self) -> None:
-        super().__init__(settings.API_RATE)
-
-    def allow_request(self, request: HttpRequest) -> bool:
-        if self.rate != settings.API_RATE:
-            self.rate = settings.API_RATE
-            self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request)
-
-
+# The rate limits (API_RATE on every route, RESOLVE_RATE on resolve and odds) are counted before the
+# view runs, by calculator.limits.RateLimitMiddleware: per client address, shared by the workers.
 api = NinjaAPI(
-    throttle=[ClientRateThrottle()],
     title="Estoc API",
     version="1",
     description="Résoudre une passe d'armes et calculer ses probabilités exactes, pour chaque système de règles.",
     docs_url=None,
     urls_namespace="api",
 )
+# every error in the API's JSON format, a server error included (calculator/api_errors.py)
+api_errors.install(api)
 
 
 class RulesetOut(Schema):
@@ -172,10 +156,12 @@ def request_schema(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def _body(request: HttpRequest) -> Any:
+    """The request's JSON, nesting bounded and numbers finite (``calculator.json_input``), or a
+    French 400."""
     try:
-        return json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise ScenarioError({"__all__": services.ERROR_NOT_JSON}) from None
+        return json_input.loads(request.body or b"{}")
+    except json_input.JsonRefused as exc:
+        raise ScenarioError({"__all__": exc.message}) from None
 
 
 def _unchecked(request: HttpRequest, data: dict[str, Any]) -> HttpResponse:
@@ -219,7 +205,7 @@ def _register(ruleset: Ruleset) -> None:
 
     @api.post(
         f"/rulesets/{slug}/resolve",
-        response={200: ResolveOut, 400: ErrorOut},
+        response={200: ResolveOut, 400: ErrorOut, 413: ErrorOut},
         summary=f"{ruleset.name} : résoudre",
         openapi_extra=body,
         operation_id=f"{slug}_resolve",
@@ -233,7 +219,7 @@ def _register(ruleset: Ruleset) -> None:
 
     @api.post(
         f"/rulesets/{slug}/odds",
-        response={200: OddsOut, 400: ErrorOut},
+        response={200: OddsOut, 400: ErrorOut, 413: ErrorOut},
         summary=f"{ruleset.name} : probabilités exactes",
         openapi_extra=body,
         operation_id=f"{slug}_odds",
@@ -277,15 +263,3 @@ def unknown_ruleset(request: HttpRequest, slug: str, action: str) -> Status[Any]
             "errors": {"slug": f"« {slug} » n'est pas un système de règles disponible."},
         },
     )
-
-
-@api.exception_handler(Throttled)
-def throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
-    wait = max(1, round(exc.wait or 1))
-    response = api.create_response(
-        request,
-        {"message": ERROR_THROTTLED.format(wait=wait), "errors": {"__all__": ERROR_THROTTLED.format(wait=wait)}},
-        status=429,
-    )
-    response["Retry-After"] = str(wait)
-    return response

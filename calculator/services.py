@@ -83,15 +83,16 @@ def dice_spec(*, ruleset: Ruleset, scenario: Any | None) -> DiceSpec:
 
 
 def resolution_from_query(*, ruleset: Ruleset, query: str) -> core_request.Resolution:
-    """Resolve a result's permalink query again: same fields, same typed dice, same seed.
+    """Resolve a result's permalink query again: same fields, same typed dice, same seed. A compact
+    permalink's ``z`` is expanded first (calculator/short_links.py).
 
-    Raises :class:`ScenarioError` when the query does not describe a resolved result.
+    Raises :class:`ScenarioError` when the query does not describe a resolved result (a
+    ``short_links.LinkError`` when its ``z`` cannot be expanded).
     """
-    from django.http import QueryDict
-
     from calculator.forms import ScenarioForm
+    from calculator.short_links import expanded_query_dict
 
-    data = QueryDict(query)
+    data = expanded_query_dict(query)
     if "seed" not in data:
         raise ScenarioError({"__all__": ERROR_NOTHING_RESOLVED})
     defaults, flat = flat_defaults(ruleset=ruleset)

@@ -9,6 +9,19 @@ SECURE           "0" to serve production mode over plain HTTP behind no proxy (d
 BESTIARY_CACHE_SECONDS  how long a process keeps a bestiary copy at most (default 30; 0: no caching)
 WARMUP           "1"/"0": warm each worker up before it serves (default: under gunicorn only; calculator/warmup.py)
 WARMUP_SECONDS   the warm-up's time limit (default 10)
+TRUSTED_PROXIES  our proxies: a count N (the client is the N-th X-Forwarded-For address from the right) or
+                 comma-separated addresses/networks of the proxies; default none: only the socket address
+                 counts and every X-Forwarded-* header is dropped (calculator/clientip.py). PROXY_COUNT:
+                 its deprecated former name, read when TRUSTED_PROXIES is unset
+API_RATE         requests per client to the API, every route (default 120/m; "0" or empty: no limit)
+RESOLVE_RATE     resolves per client: « Résoudre », permalinks with their result, API resolve and odds
+                 (default 60/m; calculator/limits.py)
+PAGE_RATE        other calculator page requests per client: page views, live updates (default 300/m)
+SHARE_RATE       shares created per client, POST /r/ (default 20/m)
+SHARE_MAX_BYTES  largest share stored, in bytes of its JSON (request, result, summary; default 262144:
+                 4 times the largest worked example; a larger one is a 413; calculator/sharing.py)
+PERMALINK_MAX_BYTES  longest link to a result shown as it is (default 2000); a longer one is compacted
+                 (?z=…) or, if even that is longer, made a short link /p/<id> (calculator/short_links.py)
 """
 
 from __future__ import annotations
@@ -72,9 +85,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "calculator.clientip.TrustedProxyMiddleware",  # first: X-Forwarded-* only from TRUSTED_PROXIES
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "calculator.api_errors.ApiErrorsMiddleware",  # /api/ errors as JSON, HEAD as GET (calculator/api_errors.py)
     "calculator.http.FormBodyMiddleware",  # a form's body read in one pass (calculator/http.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -84,6 +99,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "calculator.limits.RateLimitMiddleware",  # 429 past API_RATE, RESOLVE_RATE, PAGE_RATE, SHARE_RATE
     "axes.middleware.AxesMiddleware",  # last: locks out brute-forced logins (admin included)
 ]
 
@@ -96,7 +112,9 @@ AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
-AXES_IPWARE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+# per (username, client address), the address as the rate limits see it (calculator/clientip.py)
+AXES_CLIENT_IP_CALLABLE = "calculator.clientip.client_address"
+TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES") or os.environ.get("PROXY_COUNT", "")
 
 ROOT_URLCONF = "calculator.urls"
 WSGI_APPLICATION = "calculator.wsgi.application"
@@ -165,7 +183,13 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "estoc"}
     )
 }
-API_RATE = os.environ.get("API_RATE", "120/m")  # per client address, every API route
+# per client address (calculator/limits.py): "N/s", "N/m", "N/h", "N/d"; "0" or empty: no limit
+API_RATE = os.environ.get("API_RATE", "120/m")  # every API route
+RESOLVE_RATE = os.environ.get("RESOLVE_RATE", "60/m")  # « Résoudre », permalinks, API resolve and odds
+PAGE_RATE = os.environ.get("PAGE_RATE", "300/m")  # page views and live updates of the calculator pages
+SHARE_RATE = os.environ.get("SHARE_RATE", "20/m")  # POST /r/
+SHARE_MAX_BYTES = int(os.environ.get("SHARE_MAX_BYTES") or 256 * 1024)  # issue 17, finding 2
+PERMALINK_MAX_BYTES = int(os.environ.get("PERMALINK_MAX_BYTES") or 2000)  # issue 17, finding 9
 BESTIARY_CACHE_SECONDS = int(os.environ.get("BESTIARY_CACHE_SECONDS", "30"))
 
 LOGIN_URL = "login"
@@ -215,6 +239,9 @@ SECURE = env_bool("SECURE", default=not DEBUG)
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE and env_bool("SECURE_SSL_REDIRECT", default=True)
+# the container's health check asks gunicorn over plain HTTP (calculator/health.py)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# believed only from a trusted proxy: TrustedProxyMiddleware drops the header otherwise (calculator/clientip.py)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", default=True) else None
 SECURE_HSTS_SECONDS = 31536000 if SECURE else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE

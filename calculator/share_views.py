@@ -1,4 +1,5 @@
-"""Shared results: create (POST /r/), show frozen (/r/<id>), capture for wikis, text exports."""
+"""Shared results: create (POST /r/), show frozen (/r/<id>), capture for wikis, text exports; the
+short links of permalinks too long to copy (/p/<id>, calculator/short_links.py)."""
 
 from __future__ import annotations
 
@@ -8,35 +9,86 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
+from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from calculator import sharing
-from calculator.models import SharedResult
+from calculator import sharing, short_links
+from calculator.models import SharedResult, ShortLink
 from rulesets.core.registry import load_all
 from rulesets.core.schema import ScenarioError
 
 ERROR_UNKNOWN_RULESET = "Système de règles inconnu."
 
 
+def session_fingerprint(request: HttpRequest) -> str:
+    """An anonymous visitor's session as a share's creator: a keyed hash of the session's key (the
+    key itself is a credential), the session created when the visitor has none yet (its cookie is
+    then sent with the answer)."""
+    if request.session.session_key is None:
+        request.session.save()
+    key = request.session.session_key or ""
+    return salted_hmac("estoc.share.creator_session", key, algorithm="sha256").hexdigest()
+
+
 @require_POST
 def share_create(request: HttpRequest) -> HttpResponse:
-    """The "Partager" button: freeze the result of a permalink and go to its short link."""
+    """The "Partager" button: freeze the result of a permalink and go to its short link.
+
+    The share records its creator (issue 17, finding 2): the GM logged in, else the visitor's
+    session; the same result shared again by them goes to the share they already have. A share
+    past ``SHARE_MAX_BYTES`` is a 413 with the French message on the error page."""
     ruleset = load_all().get(request.POST.get("ruleset", ""))
     if ruleset is None:
         return HttpResponseBadRequest(ERROR_UNKNOWN_RULESET, content_type="text/plain; charset=utf-8")
+    user = request.user if request.user.is_authenticated else None
     try:
-        shared = sharing.share_create(ruleset=ruleset, query=request.POST.get("q", ""))
+        shared = sharing.share_create(
+            ruleset=ruleset,
+            query=request.POST.get("q", ""),
+            creator=user,
+            creator_session="" if user is not None else session_fingerprint(request),
+        )
     except ScenarioError as exc:
         body = render_to_string("calculator/share_error.html", {"errors": exc.errors.values()}, request)
-        return HttpResponseBadRequest(body)
+        return HttpResponse(body, status=413 if isinstance(exc, sharing.ShareTooLarge) else 400)
     return HttpResponseRedirect(reverse("shared", args=[shared.id]), status=303)
 
 
+CALCULATOR_PAGES = ("calculator", "calculator_page")
+
+
+@require_safe
+def short_link(request: HttpRequest, link_id: str) -> HttpResponse:
+    """``/p/<id>``: the calculator page of a permalink too long even compact (issue 17, finding 9),
+    rendered from the stored URL as that URL would be, without redirecting to it (it would not fit
+    the request line). Parameters added to the short link come after the stored ones."""
+    from calculator import views
+
+    row = ShortLink.objects.filter(pk=link_id).first() if "\x00" not in link_id else None  # PostgreSQL refuses a NUL
+    if row is None:
+        raise Http404(link_id)
+    path, _sep, query = row.url.partition("?")
+    try:
+        match = resolve(path)
+    except Resolver404:
+        raise Http404(link_id) from None
+    if match.url_name not in CALCULATOR_PAGES:
+        raise Http404(link_id)
+    extra = request.META.get("QUERY_STRING", "")
+    try:
+        request.GET = short_links.expanded_query_dict(f"{query}&{extra}" if extra else query)  # type: ignore[assignment]
+    except short_links.LinkError as exc:
+        return short_links.link_error_response(request, exc)
+    return views.calculator(request, *match.args, **match.kwargs)
+
+
 def _load(share_id: str) -> SharedResult:
+    if "\x00" in share_id:  # PostgreSQL refuses a NUL in a query: no share has one (issue 17, finding 4)
+        raise Http404(share_id)
     shared = SharedResult.objects.filter(pk=share_id).first()
     if shared is None:
         raise Http404(share_id)
@@ -50,7 +102,7 @@ SHARED_PAGE_CSP: dict[str, list[str]] = {**BASE_CSP, "style-src": [CSP.SELF.valu
 CAPTURE_CSP: dict[str, list[str]] = {**BASE_CSP, "frame-ancestors": ["*"]}
 
 
-@require_GET
+@require_safe
 @csp_override(SHARED_PAGE_CSP)
 def shared(request: HttpRequest, share_id: str) -> HttpResponse:
     item = _load(share_id)
@@ -71,7 +123,7 @@ def shared(request: HttpRequest, share_id: str) -> HttpResponse:
     return render(request, "calculator/shared.html", context)
 
 
-@require_GET
+@require_safe
 @xframe_options_exempt
 @csp_override(CAPTURE_CSP)  # embeddable anywhere: this view only
 def shared_capture(request: HttpRequest, share_id: str) -> HttpResponse:
@@ -85,7 +137,7 @@ def shared_capture(request: HttpRequest, share_id: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def shared_text(request: HttpRequest, share_id: str, kind: str) -> HttpResponse:
     item = _load(share_id)
     url = request.build_absolute_uri(reverse("shared", args=[item.id]))

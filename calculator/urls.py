@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from calculator import pwa, share_views, views
+from calculator import health, pwa, share_views, views
 from calculator.api import api
 
 urlpatterns = [
@@ -9,6 +9,7 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
+    path("healthz", health.healthz, name="healthz"),  # the container's health check (calculator/health.py)
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("accounts/", include("accounts.urls")),
@@ -18,6 +19,8 @@ urlpatterns = [
     path("r/<str:share_id>/capture", share_views.shared_capture, name="shared_capture"),
     path("r/<str:share_id>/wiki.txt", share_views.shared_text, {"kind": "wiki"}, name="shared_wiki"),
     path("r/<str:share_id>/markdown.md", share_views.shared_text, {"kind": "markdown"}, name="shared_markdown"),
+    # a permalink too long even compact: the calculator from the stored URL (calculator/short_links.py)
+    path("p/<str:link_id>", share_views.short_link, name="short_link"),
     path("<slug:slug>/", views.calculator, name="calculator"),
     # a second page of a rule system (ruleset "feerie-action" at /feerie/action/)
     path("<slug:slug>/<slug:page>/", views.calculator, name="calculator_page"),

@@ -10,11 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import push_url, retarget
 from django_htmx.middleware import HtmxDetails
 
-from calculator import bestiary_cache, plugins, services
+from calculator import bestiary_cache, plugins, services, short_links
 from calculator.charts import chart_view
 from calculator.forms import (
     MARKER,
@@ -23,6 +23,7 @@ from calculator.forms import (
     encoded_field,
     encoded_pair,
     permalink_pairs,
+    refused_input,
     request_payload,
     under_hidden,
 )
@@ -50,7 +51,7 @@ def compact(response: HttpResponse) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "calculator/home.html")
 
@@ -113,7 +114,8 @@ def permalinks(
     return out
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
+@short_links.expands_compact_links  # a compact permalink (?z=…) read as the permalink it packs
 def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpResponse:
     """Form, live scene and odds, and the result when asked (POST, or a permalink with ``r=1``)."""
     if page:
@@ -126,11 +128,14 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         data = None
     acted = False
     settled = plugins.Settled()
+    # keys and buttons naming a row no list may have: a 400, the form filled with the rest
+    refused: dict[str, str] = {}
     if data is not None:
+        refused = refused_input(ruleset.scenario_type, data, groups)
         data, acted = apply_form_actions(data, ruleset.scenario_type, groups)
         data, cleared = dice_actions(data)
         acted = acted or cleared
-        if plugin.settle is not None and not (request.method == "GET" and data.get("r") == "1"):
+        if plugin.settle is not None and not refused and not (request.method == "GET" and data.get("r") == "1"):
             # dependent fields follow their cause; a permalink replays exactly what it names
             settled = settle(plugin, data)
     defaults, flat_defaults = services.flat_defaults(ruleset=ruleset)
@@ -140,6 +145,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         and request.method == "POST"
         and data is not None
         and not acted
+        and not refused
         and LIVE not in data
         and not settled.changes
     ):
@@ -164,8 +170,15 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         # other fields than the one typed changed: the whole form is redrawn, not only the scene
         acted = True
     wants_result = (
-        not acted and not live_post and data is not None and (request.method == "POST" or data.get("r") == "1")
+        not acted
+        and not refused
+        and not live_post
+        and data is not None
+        and (request.method == "POST" or data.get("r") == "1")
     )
+    if refused:
+        form.set_errors(refused)
+        status = 400
     if wants_result:
         try:
             resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario)
@@ -210,7 +223,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "settle_notes": settled.notes,
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
-            (label, carry(in_encounter, url) + RESULT_ANCHOR, current)
+            (label, carry(in_encounter, url, short_links.NAVIGATION_MAX_BYTES) + RESULT_ANCHOR, current)
             for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
         ],
     }
@@ -278,7 +291,7 @@ def result_alone(
         "in_encounter": in_encounter,
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
-            (label, carry(in_encounter, url) + RESULT_ANCHOR, current)
+            (label, carry(in_encounter, url, short_links.NAVIGATION_MAX_BYTES) + RESULT_ANCHOR, current)
             for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
         ],
     }
@@ -341,9 +354,11 @@ def settle(plugin: plugins.WebPlugin, data: QueryDict) -> plugins.Settled:
     return settled
 
 
-def carry(in_encounter: CalculatorContext | None, url: str) -> str:
-    """A link of a calculator page opened from an encounter keeps the encounter's hidden fields."""
-    return in_encounter.carry(url) if in_encounter is not None else url
+def carry(in_encounter: CalculatorContext | None, url: str, limit: int | None = None) -> str:
+    """A link of a calculator page opened from an encounter keeps the encounter's hidden fields; and
+    every link to a result fits (issue 17, finding 9): in ``limit`` bytes, by default
+    ``PERMALINK_MAX_BYTES`` (the links a table copies), compact or short if need be (short_links.fit)."""
+    return short_links.fit(in_encounter.carry(url) if in_encounter is not None else url, limit)
 
 
 def _variations(

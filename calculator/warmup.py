@@ -17,8 +17,9 @@ middleware, the views, the templates), as requests built here and never sent ove
 
 It writes no row: the requests carry no session cookie and change no session (so none is saved),
 log nobody in (axes keeps nothing), never post to ``/r/`` (no share) and open no encounter; the
-CSRF check passes with a secret made here (cookie and header). The API's rate limiter counts
-them, in the cache, under an address no client has (``WARMUP_ADDRESS``).
+CSRF check passes with a secret made here (cookie and header). The rate limits
+(calculator/limits.py) do not count them: they come from an address no client has
+(``WARMUP_ADDRESS``).
 
 Then every database connection this thread opened is closed, and the garbage the warm-up left is
 collected (a full collection would otherwise fall on one of the first requests). A gthread worker
@@ -63,7 +64,7 @@ from urllib.parse import urlencode, urlsplit
 logger = logging.getLogger(__name__)
 
 DEFAULT_SECONDS = 10.0
-# the API's rate limiter and axes see this address: no client has it, so no client's budget is spent
+# the rate limits and axes see this address: no client has it, so no client's budget is spent
 WARMUP_ADDRESS = "127.0.0.254"
 SEED = 42
 # the steps run per ruleset, after "home" and before "templates"
