@@ -229,7 +229,8 @@ def test_redis_and_db_are_wired_into_web():
     assert "--maxmemory" in services["redis"]["command"]
     env = interpolate(services["web"]["environment"], production_env())
     assert env["REDIS_URL"] == "redis://redis:6379/0"
-    assert env["DATABASE_URL"] == "postgres://estoc:change-me@db:5432/estoc"
+    password = production_env()["POSTGRES_PASSWORD"]
+    assert env["DATABASE_URL"] == "postgres://estoc:" + password + "@db:5432/estoc"
     db_env = interpolate(services["db"]["environment"], production_env())
     assert db_env["POSTGRES_PASSWORD"] == "change-me"  # the same password on both sides
     for name in ("db", "redis", "release"):

@@ -64,7 +64,7 @@ def test_live_updates_past_the_page_rate_get_a_french_fragment_htmx_shows(client
 def test_the_layout_has_the_slot_and_htmx_swaps_a_429(client):
     body = client.get("/encore/").content.decode()
     assert 'id="throttled"' in body
-    assert '{"code": "429", "swap": true, "error": true}' in body
+    assert '{"code": "429", "swap": true, "error": false}' in body
 
 
 def test_page_views_past_the_page_rate_get_the_french_page(client, settings):
