@@ -49,6 +49,11 @@ format: install
 bench: install  ## every target of issue 18 with its verdict, one JSON document (≈ 12 min; BENCH_ONLY=latency,odds,… for parts)
 	BENCH_BASE=$(BASE) $(PY) bench/run.py
 
+# Issue 19: a shared result's PNG, first render and cached, interleaved (figures in docs/performance.md)
+.PHONY: share-image
+share-image: install  ## render time of /r/<id>.png, largest and smallest worked example (≈ 30 s; REDIS_URL for Redis' cache)
+	$(PY) bench/share_image.py
+
 clean:
 	rm -rf $(VENV) staticfiles artifacts
 
