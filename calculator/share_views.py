@@ -3,7 +3,8 @@ short links of permalinks too long to copy (/p/<id>, calculator/short_links.py).
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
@@ -16,7 +17,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST, require_safe
 
-from calculator import sharing, short_links
+from calculator import share_previews, sharing, short_links
 from calculator.models import SharedResult, ShortLink
 from rulesets.core.registry import load_all
 from rulesets.core.schema import ScenarioError
@@ -102,25 +103,59 @@ SHARED_PAGE_CSP: dict[str, list[str]] = {**BASE_CSP, "style-src": [CSP.SELF.valu
 CAPTURE_CSP: dict[str, list[str]] = {**BASE_CSP, "frame-ancestors": ["*"]}
 
 
+def _wiki_options(request: HttpRequest, item: SharedResult, url: str) -> tuple[sharing.WikiOptionsForm, dict[str, Any]]:
+    """The wikitext's options read from the query (issue 19, item 3), and ``wikitext()``'s keyword
+    arguments for them (the defaults when the form is invalid: the caller answers 400)."""
+    form = sharing.WikiOptionsForm(request.GET)
+    options = form.cleaned_data if form.is_valid() else {"titres": sharing.WIKI_HEADING_DEFAULT, "image": ""}
+    ruleset = load_all().get(item.ruleset)
+    kwargs = {
+        "heading": options["titres"],
+        "image": options["image"],
+        "image_url": request.build_absolute_uri(share_previews.image_path(item)),
+        "caption": share_previews.title(item, ruleset.name if ruleset else item.ruleset),
+    }
+    return form, kwargs
+
+
 @require_safe
 @csp_override(SHARED_PAGE_CSP)
 def shared(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The frozen result with its tools: link, images, text exports, iframe.
+
+    Issue 19: OpenGraph and Twitter-card tags for link previews (calculator/share_previews.py);
+    the wikitext's options as a GET form (``?titres=…&image=…``), a bad value is a 400 page that
+    says which parameter is wrong; « Copier le lien »."""
     item = _load(share_id)
     url = request.build_absolute_uri(reverse("shared", args=[item.id]))
     capture_url = request.build_absolute_uri(reverse("shared_capture", args=[item.id]))
     ruleset = load_all().get(item.ruleset)
+    ruleset_name = ruleset.name if ruleset else item.ruleset
+    wiki_form, wiki_options = _wiki_options(request, item, url)
+    query = (
+        urlencode({k: v for k, v in request.GET.items() if k in wiki_form.fields and v}) if wiki_form.is_valid() else ""
+    )
     context = {
         "item": item,
         "frames": sharing.as_rows(item),
-        "ruleset_name": ruleset.name if ruleset else item.ruleset,
+        "ruleset_name": ruleset_name,
         "drift": sharing.share_drift(item),
         "url": url,
         "capture_url": capture_url,
-        "wikitext": sharing.wikitext(item, url),
+        "preview": share_previews.preview(request, item, ruleset_name, url),
+        "wikitext": sharing.wikitext(item, url, **wiki_options),
+        "wiki_errors": wiki_form.messages(),
+        "wiki_heading": "aucun" if wiki_options["heading"] == sharing.WIKI_NO_HEADING else str(wiki_options["heading"]),
+        "wiki_image": wiki_options["image"],
+        "wiki_heading_choices": sharing.WIKI_HEADING_CHOICES,
+        "wiki_image_choices": sharing.WIKI_IMAGE_CHOICES,
+        "wiki_image_name": sharing.wiki_image_name(item),
+        "wiki_image_url": wiki_options["image_url"],
+        "wiki_url": reverse("shared_wiki", args=[item.id]) + (f"?{query}" if query else ""),
         "markdown": sharing.markdown(item, url),
         "embed": sharing.embed_snippet(capture_url, f"Estoc — résultat {item.id}"),
     }
-    return render(request, "calculator/shared.html", context)
+    return render(request, "calculator/shared.html", context, status=200 if wiki_form.is_valid() else 400)
 
 
 @require_safe
@@ -139,10 +174,15 @@ def shared_capture(request: HttpRequest, share_id: str) -> HttpResponse:
 
 @require_safe
 def shared_text(request: HttpRequest, share_id: str, kind: str) -> HttpResponse:
+    """``wiki.txt`` (with the options of the share page: ``?titres=2..6|aucun&image=fichier|externe``,
+    a bad value a French 400 naming the parameter) and ``markdown.md``; HEAD answered."""
     item = _load(share_id)
     url = request.build_absolute_uri(reverse("shared", args=[item.id]))
     if kind == "wiki":
-        body, suffix = sharing.wikitext(item, url), "wiki.txt"
+        form, options = _wiki_options(request, item, url)
+        if not form.is_valid():
+            return HttpResponseBadRequest("\n".join(form.messages()) + "\n", content_type="text/plain; charset=utf-8")
+        body, suffix = sharing.wikitext(item, url, **options), "wiki.txt"
     else:
         body, suffix = sharing.markdown(item, url), "md"
     response = HttpResponse(body, content_type="text/plain; charset=utf-8")

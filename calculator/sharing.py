@@ -1,10 +1,12 @@
-"""Sharing a result: freeze it, compare it with today's engine, export it as wikitext/Markdown."""
+"""Sharing a result: freeze it, compare it with today's engine, export it as wikitext/Markdown (with
+the wikitext's options: heading level, image line)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.http import QueryDict
 
@@ -150,20 +152,68 @@ def wiki_badges(text: str) -> str:
     )
 
 
-def wikitext(shared: SharedResult, url: str) -> str:
-    """MediaWiki markup of the four frames: prose for the scene and story, wikitables after."""
+WIKI_HEADING_DEFAULT = 3
+WIKI_HEADING_LEVELS = (2, 3, 4, 5, 6)
+WIKI_NO_HEADING = 0
+WIKI_IMAGE_FILE = "fichier"
+WIKI_IMAGE_EXTERNAL = "externe"
+
+
+def wiki_image_name(shared: SharedResult) -> str:
+    """The file name the wiki editor uploads the share's PNG under, which the wikitext's
+    ``[[Fichier:…]]`` line names."""
+    return f"Estoc-{shared.id}.png"
+
+
+def _wiki_heading(title: str, level: int) -> list[str]:
+    """A frame's heading: ``=== title ===`` at ``level``, or for none (0) a bold line of its own
+    paragraph (the blank line keeps MediaWiki from joining it to the text below)."""
+    if level == WIKI_NO_HEADING:
+        return [f"'''{title}'''", ""]
+    marks = "=" * level
+    return [f"{marks} {title} {marks}"]
+
+
+def wikitext(
+    shared: SharedResult,
+    url: str,
+    *,
+    heading: int = WIKI_HEADING_DEFAULT,
+    image: str = "",
+    image_url: str = "",
+    caption: str = "",
+) -> str:
+    """MediaWiki markup of the four frames: prose for the scene and story, wikitables after.
+
+    Issue 19, item 3: the frames' headings are at ``heading`` (2 to 6, level 3 by default: a
+    level-2 heading adds sections to the host page's table of contents), or bold lines for
+    ``heading=0``. ``image``: ``"fichier"`` puts first a ``[[Fichier:Estoc-<id>.png]]`` line (the
+    wiki cannot show another site's image with it: the editor uploads the PNG under that name),
+    ``"externe"`` the PNG's address ``image_url`` alone on its line (shown as an image by wikis
+    with ``$wgAllowExternalImages``). ``caption``: the image's text (escaped here).
+    """
+    if heading != WIKI_NO_HEADING and heading not in WIKI_HEADING_LEVELS:
+        raise ValueError(f"heading level {heading!r}")
     r = shared.result
-    lines = [
-        "== La scène ==",
+    lines: list[str] = []
+    if image == WIKI_IMAGE_FILE:
+        text = wiki_escape(caption or f"Estoc — résultat {shared.id}").replace("=", "&#61;")  # no link=…
+        lines += [f"[[Fichier:{wiki_image_name(shared)}|720px|{text}]]", ""]
+    elif image == WIKI_IMAGE_EXTERNAL:
+        lines += [image_url, ""]
+    elif image:
+        raise ValueError(f"image {image!r}")
+    lines += [
+        *_wiki_heading("La scène", heading),
         wiki_escape(shared.scene),
         "",
-        "== Le récit ==",
+        *_wiki_heading("Le récit", heading),
         f"'''{wiki_escape(r.get('outcome_label', ''))}'''",
         "",
     ]
     for paragraph in shared.story:
         lines += [wiki_escape(paragraph), ""]
-    lines += ["== Résolution technique ==", '{| class="wikitable"', "! Étape !! Valeur !! Règle"]
+    lines += [*_wiki_heading("Résolution technique", heading), '{| class="wikitable"', "! Étape !! Valeur !! Règle"]
     dice = " ".join(f"{d['value']}" + ("" if d.get("typed") else "*") for d in r.get("dice", []))
     if dice:
         lines += ["|-", f"| Dés (* : lancés par le serveur) || {wiki_escape(dice)} || graine {r.get('seed')}"]
@@ -172,11 +222,66 @@ def wikitext(shared: SharedResult, url: str) -> str:
             lines += ["|-", f'! colspan="3" | {wiki_escape(group)}']
         for e in events:
             lines += ["|-", f"| {wiki_badges(e['label'])} || {wiki_badges(e['value'])} || {wiki_escape(e['rule'])}"]
-    lines += ["|}", "", "== Résultat final ==", '{| class="wikitable"']
+    lines += ["|}", "", *_wiki_heading("Résultat final", heading), '{| class="wikitable"']
     for _key, label, value in shared.summary:
         lines += ["|-", f"! {wiki_escape(label)}", f"| {wiki_badges(value)}"]
     lines += ["|}", "", f"<small>Estoc — [{url} résultat {shared.id}]</small>"]
     return "\n".join(lines) + "\n"
+
+
+ERROR_WIKI_HEADING = (
+    "Paramètre « titres » : « {value} » n'est pas un niveau de titre ; choisissez de 2 à 6, "
+    "ou « aucun » (ou 0) pour des lignes en gras."
+)
+ERROR_WIKI_IMAGE = (
+    "Paramètre « image » : « {value} » n'est pas un choix ; choisissez « fichier » (la ligne "
+    "[[Fichier:…]]), « externe » (l'adresse de l'image) ou rien."
+)
+WIKI_HEADING_CHOICES = (
+    *((str(n), f"Niveau {n}" + (" (entre dans la table des matières)" if n == 2 else "")) for n in WIKI_HEADING_LEVELS),
+    ("aucun", "Aucun : lignes en gras"),
+)
+WIKI_IMAGE_CHOICES = (
+    ("", "Sans image"),
+    (WIKI_IMAGE_FILE, "Ligne [[Fichier:…]] (image téléversée sur le wiki)"),
+    (WIKI_IMAGE_EXTERNAL, "Adresse de l'image (wikis qui autorisent les images externes)"),
+)
+
+
+def _shown(value: str, width: int = 40) -> str:
+    """A refused value, short and printable, to quote in a message."""
+    value = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in value)
+    return value if len(value) <= width else value[:width] + "…"
+
+
+class WikiOptionsForm(forms.Form):
+    """The wikitext's options, read from the query (``?titres=3&image=fichier``) of the share page
+    and of ``wiki.txt`` (issue 19, item 3). ``titres``: 2 to 6, or ``aucun``/``0`` for bold lines;
+    absent or empty: level 3. ``image``: ``fichier``, ``externe``, or absent/empty for none. Any
+    other value is refused with a French message naming the parameter (a 400), never replaced."""
+
+    # plain fields: every refusal, a NUL included, is this form's message naming the parameter
+    titres = forms.Field(required=False)
+    image = forms.Field(required=False)
+
+    def clean_titres(self) -> int:
+        value = self.cleaned_data["titres"] or ""
+        if value == "":
+            return WIKI_HEADING_DEFAULT
+        if value in ("0", "aucun"):
+            return WIKI_NO_HEADING
+        if value in {str(n) for n in WIKI_HEADING_LEVELS}:
+            return int(value)
+        raise forms.ValidationError(ERROR_WIKI_HEADING.format(value=_shown(value)))
+
+    def clean_image(self) -> str:
+        value = self.cleaned_data["image"] or ""
+        if value in ("", WIKI_IMAGE_FILE, WIKI_IMAGE_EXTERNAL):
+            return str(value)
+        raise forms.ValidationError(ERROR_WIKI_IMAGE.format(value=_shown(value)))
+
+    def messages(self) -> list[str]:
+        return [str(m) for errors in self.errors.values() for m in errors]
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>])")

@@ -92,10 +92,11 @@ def test_the_capture_view_is_frames_only_and_the_only_embeddable_page(client, sh
 
 def test_the_wikitext_has_the_frames_as_sections_and_wikitables(shared):
     wiki = sharing.wikitext(shared, "https://estoc.example/r/x")
-    assert wiki.startswith("== La scène ==\n")
+    # level 3 by default: a level-2 heading would add sections to the host page's contents (issue 19)
+    assert wiki.startswith("=== La scène ===\n")
     assert wiki.count('{| class="wikitable"') == 2
     assert wiki.count("\n|}") == 2
-    for heading in ("== Le récit ==", "== Résolution technique ==", "== Résultat final =="):
+    for heading in ("=== Le récit ===", "=== Résolution technique ===", "=== Résultat final ==="):
         assert heading in wiki
     rows = [line for line in wiki.splitlines() if line.startswith("| ") and " || " in line]
     assert len(rows) == len(shared.result["events"]) + 1  # + the dice row
@@ -126,7 +127,7 @@ def test_the_markdown_renders_to_headings_prose_and_tables(client, shared):
 
 def test_the_wikitext_download(client, shared):
     response = client.get(f"/r/{shared.id}/wiki.txt")
-    assert response.content.decode().startswith("== La scène ==")
+    assert response.content.decode().startswith("=== La scène ===")
 
 
 def test_the_embed_snippet_points_at_the_capture_view(client, shared):

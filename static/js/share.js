@@ -1,4 +1,5 @@
-// Shared result page: PNG of the frames (modern-screenshot, vendored) and copy buttons.
+// Shared result page: PNG of the frames (modern-screenshot, vendored), copy buttons, « Copier le
+// lien » and the wikitext's options (issue 19, item 3).
 (function () {
   "use strict";
   var status = document.getElementById("share-status");
@@ -39,6 +40,85 @@
     });
   }
 
+  // « Copier le lien »: the clipboard API; refused or absent, the visible read-only input holding
+  // the link is selected so that the visitor copies it themselves.
+  var copyLink = document.getElementById("copy-link");
+  if (copyLink) {
+    var linkInput = document.querySelector(copyLink.dataset.link);
+    var linkStatus = document.querySelector(copyLink.dataset.status) || status;
+    var tell = function (text) {
+      if (linkStatus) {
+        linkStatus.textContent = ""; // the same words again are announced again
+        window.setTimeout(function () {
+          linkStatus.textContent = text;
+        }, 30);
+      }
+    };
+    var selectLink = function () {
+      linkInput.focus();
+      linkInput.select();
+      tell("Le lien est sélectionné : copiez-le (Ctrl+C, ou appui long puis « Copier »).");
+    };
+    copyLink.addEventListener("click", function () {
+      if (!linkInput) {
+        return;
+      }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(linkInput.value).then(function () {
+          tell("Lien copié.");
+        }, selectLink);
+      } else {
+        selectLink();
+      }
+    });
+  }
+
+  // The wikitext's options: without JavaScript the GET form reloads the page; here the wikitext
+  // shown and the wiki.txt link follow each change without a reload.
+  var wikiForm = document.getElementById("wiki-options");
+  if (wikiForm && window.fetch && window.URLSearchParams && window.FormData) {
+    var wikiArea = document.querySelector(wikiForm.dataset.target);
+    var wikiLink = document.querySelector(wikiForm.dataset.download);
+    var refresh = function () {
+      var params = new URLSearchParams();
+      new FormData(wikiForm).forEach(function (value, key) {
+        if (value) {
+          params.append(key, value);
+        }
+      });
+      var query = params.toString() ? "?" + params.toString() : "";
+      return fetch(wikiForm.dataset.wiki + query, { headers: { Accept: "text/plain" } })
+        .then(function (response) {
+          return response.text().then(function (body) {
+            if (!response.ok) {
+              throw new Error(body);
+            }
+            return body;
+          });
+        })
+        .then(function (body) {
+          wikiArea.value = body;
+          if (wikiLink) {
+            wikiLink.href = wikiForm.dataset.wiki + query;
+          }
+          var errors = document.getElementById("wiki-errors");
+          if (errors) {
+            errors.remove();
+          }
+          window.history.replaceState(null, "", wikiForm.action + query);
+          say("Wikitexte mis à jour.");
+        })
+        .catch(function (error) {
+          say(error.message || "Le wikitexte n'a pas pu être mis à jour.");
+        });
+    };
+    wikiForm.addEventListener("change", refresh);
+    wikiForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      refresh();
+    });
+  }
+
   document.querySelectorAll("[data-copy]").forEach(function (button) {
     button.addEventListener("click", function () {
       var area = document.querySelector(button.dataset.copy);
@@ -49,14 +129,19 @@
       var done = function () {
         say("Copié dans le presse-papiers.");
       };
+      var byHand = function () {
+        var copied = false;
+        try {
+          copied = document.execCommand("copy");
+        } catch (e) {
+          copied = false;
+        }
+        say(copied ? "Copié dans le presse-papiers." : "Le texte est sélectionné : copiez-le (Ctrl+C, ou appui long).");
+      };
       if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(area.value).then(done, function () {
-          document.execCommand("copy");
-          done();
-        });
+        navigator.clipboard.writeText(area.value).then(done, byHand);
       } else {
-        document.execCommand("copy");
-        done();
+        byHand();
       }
     });
   });
