@@ -18,7 +18,8 @@ resolve   ``RESOLVE_RATE`` « Résoudre » on a calculator page (a POST that is 
                            permalink with its result (GET ``r=1``), and the API's resolve and odds
                            (which count in ``api`` too). A row added or a creature loaded (``_add``,
                            ``_del``, ``_load``) counts as a resolve: the view resolves when the
-                           action names nothing it knows; a short result link (``/p/<id>``)
+                           action names nothing it knows; a short result link (``/p/<id>``), a
+                           Quadrature sheet's PDF
 page      ``PAGE_RATE``    every other request of a calculator page: page views, live updates
                            (htmx POSTs ``_live`` and GETs that redraw the scene, the dice and the
                            odds)
@@ -193,8 +194,8 @@ def buckets(request: HttpRequest, match: ResolverMatch) -> list[str]:
         return ["api", "resolve"] if compute else ["api"]
     if match.url_name in CALCULATOR_ROUTES:
         return ["resolve" if resolves(request) else "page"]
-    if match.url_name == "short_link":  # a stored result link: it always resolves
-        return ["resolve"]
+    if match.url_name in {"short_link", "quadrature_sheet_pdf"}:  # a stored result link, a PDF: each
+        return ["resolve"]  # resolves (a long Quadrature sheet's PDF costs up to ~3 s of CPU)
     if match.url_name == "share_create" and request.method == "POST":
         return ["share"]
     return []

@@ -115,6 +115,13 @@ def test_a_short_result_link_counts_as_a_resolve(client, settings):
     assert_throttled(client.get("/p/unknown"))
 
 
+def test_a_quadrature_sheet_pdf_counts_as_a_resolve(client, settings):
+    settings.RESOLVE_RATE = "1/m"
+    settings.PAGE_RATE = "0"
+    assert client.get("/quadrature/fiche.pdf?x=1").status_code != 429
+    assert_throttled(client.get("/quadrature/fiche.pdf?x=1"))
+
+
 def test_api_resolve_and_odds_count_as_resolves_with_the_api_error_format(client, settings):
     settings.RESOLVE_RATE = "2/m"
     body = json.dumps({"scenario": {}})

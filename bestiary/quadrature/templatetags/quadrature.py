@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from bestiary.quadrature import selectors
+from bestiary.quadrature.pdf import pdf_link
 from bestiary.quadrature.web import sheet_of
 from calculator import bestiary_cache, plugins
 from calculator.forms import ScenarioForm
@@ -183,9 +184,16 @@ def quadrature_sheet(context: template.Context, oob: bool = False) -> SafeString
     """The living sheet: what the creature still has, after the exchange when there is one.
 
     Drawn in the form, and sent out of band with an htmx result (``oob``: it replaces the sheet
-    of the form, so the page and its printout show the sheet after « Résoudre »)."""
+    of the form, so the page and its printout show the sheet after « Résoudre »). Its « PDF (A5) »
+    link carries the state it shows (bestiary/quadrature/pdf.py)."""
     resolution = context.get("resolution")
-    adv = sheet_of(resolution, context.get("scenario"))
+    scenario = context.get("scenario")
+    adv = sheet_of(resolution, scenario)
+    form = context.get("form")
+    pdf_url = ""
+    if adv is not None:
+        default = form is not None and not form.is_bound
+        pdf_url = pdf_link(scenario, resolution, context.get("share_query") or "", default=default)
     return SafeString(
         render_to_string(
             "calculator/quadrature_sheet.html#sheet",
@@ -194,6 +202,7 @@ def quadrature_sheet(context: template.Context, oob: bool = False) -> SafeString
                 "oob": oob,
                 "after": resolution is not None and adv is not None,
                 "outcome": resolution.result.outcome_label if resolution is not None else "",
+                "pdf_url": pdf_url,
             },
         )
     )
