@@ -8,6 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
+# Pango, which WeasyPrint draws the Quadrature sheet's PDF with (bestiary/quadrature/pdf.py; the
+# fonts are the project's, calculator/fonts/)
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 \
+    && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml ./
 RUN pip install .
 COPY . .

@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from calculator import health, pwa, share_views, views
+from bestiary.quadrature import pdf as quadrature_pdf
+from calculator import health, pwa, share_image_views, share_views, views
 from calculator.api import api
 
 urlpatterns = [
@@ -15,12 +16,17 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("encounters/", include("encounters.urls")),
     path("r/", share_views.share_create, name="share_create"),
+    # before r/<id>, whose <str> would take "abc.png" as the share "abc.png" (calculator/share_image_views.py)
+    path("r/<str:share_id>.png", share_image_views.shared_png, name="shared_png"),
+    path("r/<str:share_id>.svg", share_image_views.shared_svg, name="shared_svg"),
     path("r/<str:share_id>", share_views.shared, name="shared"),
     path("r/<str:share_id>/capture", share_views.shared_capture, name="shared_capture"),
     path("r/<str:share_id>/wiki.txt", share_views.shared_text, {"kind": "wiki"}, name="shared_wiki"),
     path("r/<str:share_id>/markdown.md", share_views.shared_text, {"kind": "markdown"}, name="shared_markdown"),
     # a permalink too long even compact: the calculator from the stored URL (calculator/short_links.py)
     path("p/<str:link_id>", share_views.short_link, name="short_link"),
+    # the Quadrature sheet as one A5 landscape PDF, from the page's own query (bestiary/quadrature/pdf.py)
+    path("quadrature/fiche.pdf", quadrature_pdf.sheet_pdf, name="quadrature_sheet_pdf"),
     path("<slug:slug>/", views.calculator, name="calculator"),
     # a second page of a rule system (ruleset "feerie-action" at /feerie/action/)
     path("<slug:slug>/<slug:page>/", views.calculator, name="calculator_page"),
