@@ -2,6 +2,7 @@
 ``/r/<id>.svg`` (calculator/share_image.py, calculator/share_image_views.py)."""
 
 import io
+import itertools
 import re
 import xml.etree.ElementTree as ET
 
@@ -366,5 +367,5 @@ def test_text_after_a_badge_starts_after_it_not_over_the_line_s_start():
         + [(r.x, r.x + r.width) for r in layout.rects]
     )
     assert len(spans) == 4
-    for (_start, end), (next_start, _end) in zip(spans, spans[1:], strict=False):
+    for (_start, end), (next_start, _end) in itertools.pairwise(spans):
         assert next_start >= end - 0.01
