@@ -59,10 +59,11 @@ from django.conf import settings
 from django.core import checks
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import ResolverMatch
 
+from calculator.api_errors import json_error
 from calculator.clientip import client_address
 
 logger = logging.getLogger(__name__)
@@ -224,11 +225,7 @@ def throttled(request: HttpRequest, bucket: str, seconds: int) -> HttpResponse:
     message = ERROR_THROTTLED.format(wait=wait)
     response: HttpResponse
     if bucket == "api" or request.path_info.startswith("/api/"):
-        response = JsonResponse(
-            {"message": message, "errors": {"__all__": message}},
-            status=429,
-            json_dumps_params={"ensure_ascii": False},
-        )
+        response = json_error(429, message)
     else:
         context = {"message": message, "wait": wait, "what": WHAT[bucket], "seconds": seconds}
         if getattr(request, "htmx", False):
