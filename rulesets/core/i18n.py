@@ -55,15 +55,3 @@ def fr_number(value: float | int, decimals: int = 0) -> str:
 def fr_percent(value: float, decimals: int = 1) -> str:
     """``0.6349`` → ``"63,5 %"`` (with a no-break space before the sign)."""
     return f"{fr_number(value * 100, decimals)}\u00a0%"
-
-
-_VOWELS = "aeiouyàâäéèêëîïôöûùüœhAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÙÜŒH"
-
-
-def de(name: str) -> str:
-    """French "de" before a name, elided before a vowel: ``de("Aldric")`` → ``"d'Aldric"``."""
-    if name.startswith(("le ", "Le ")):
-        return "du " + name[3:]
-    if name.startswith(("les ", "Les ")):
-        return "des " + name[4:]
-    return f"d'{name}" if name[:1] and name[0] in _VOWELS else f"de {name}"

@@ -21,6 +21,7 @@ from typing import TypeVar
 import icepool
 
 from rulesets.core.dice import Die
+from rulesets.core.typography import typography
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -180,6 +181,11 @@ class Chart:
     mean: Fraction | None = None
     unit: str = ""
 
+    def __post_init__(self) -> None:  # French spacing for what the chart shows (issue 15)
+        object.__setattr__(self, "title", typography(self.title))
+        object.__setattr__(self, "bars", tuple((typography(label), p) for label, p in self.bars))
+        object.__setattr__(self, "unit", typography(self.unit))
+
 
 @dataclass(frozen=True, slots=True)
 class Odds:
@@ -188,6 +194,10 @@ class Odds:
     outcomes: tuple[tuple[str, str, Fraction], ...]  # (code, French label, probability)
     charts: tuple[Chart, ...] = ()
     expectations: tuple[tuple[str, str, Fraction], ...] = field(default=())  # (code, label, value)
+
+    def __post_init__(self) -> None:  # French spacing for the panel's labels (issue 15)
+        object.__setattr__(self, "outcomes", tuple((c, typography(label), p) for c, label, p in self.outcomes))
+        object.__setattr__(self, "expectations", tuple((c, typography(label), v) for c, label, v in self.expectations))
 
     def probability(self, code: str) -> Fraction:
         for c, _, p in self.outcomes:

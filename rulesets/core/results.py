@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulesets.core.dice import DiceRoll
+from rulesets.core.french import typography
 
 Number = int | str | bool | None
 
@@ -27,6 +28,12 @@ class Event:
     group: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:  # French spacing for what the panel shows (issue 15)
+        object.__setattr__(self, "label", typography(self.label))
+        object.__setattr__(self, "value", typography(self.value))
+        object.__setattr__(self, "group", typography(self.group))
+        object.__setattr__(self, "rule", typography(self.rule))
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -36,6 +43,9 @@ class Result:
     events: tuple[Event, ...]
     dice: DiceRoll
     tone: str = "neutral"  # success / partial / failure / neutral: colours on the page
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "outcome_label", typography(self.outcome_label))
 
     def events_of(self, kind: str) -> tuple[Event, ...]:
         return tuple(e for e in self.events if e.kind == kind)
@@ -52,6 +62,10 @@ class Result:
 class Narrative:
     scene: str
     story: tuple[str, ...]
+
+    def __post_init__(self) -> None:  # French spacing for the scene and the récit (issue 15)
+        object.__setattr__(self, "scene", typography(self.scene))
+        object.__setattr__(self, "story", tuple(typography(p) for p in self.story))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from rulesets.core.i18n import _
+from rulesets.core.typography import typography
 
 # A row index in a field path (``npcs.2.menace``) or a button (``_del=npcs.2``): 1 to 3 ASCII digits.
 # No list of a scenario holds more than 60 rows; the bound keeps a made-up index (thousands of digits,
@@ -68,6 +69,10 @@ class Spec:
     max_items: int | None = None
     max_length: int = 200
 
+    def __post_init__(self) -> None:  # French spacing for the form's labels and help (issue 15)
+        object.__setattr__(self, "label", typography(self.label))
+        object.__setattr__(self, "help", typography(self.help))
+
 
 class Choice(enum.StrEnum):
     """A rules choice. Subclasses give each member a French label through ``labels()``."""
@@ -81,12 +86,19 @@ class Choice(enum.StrEnum):
         return self.labels()[self.value]
 
 
+def _elements(n: int) -> str:
+    """« 1 élément », « 3 éléments » (the toolkit's ``count``, which imports this module)."""
+    return f"{n}\u00a0" + (_("élément") if n < 2 else _("éléments"))
+
+
 class ScenarioError(ValueError):
     """Invalid input; ``errors`` maps a field path (``pc.attribute``) to a French message."""
 
     def __init__(self, errors: Mapping[str, str]) -> None:
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
-        self.errors = dict(errors)
+        self.errors = {
+            k: typography(v) if isinstance(v, str) else v for k, v in errors.items()
+        }  # French spacing (issue 15)
+        super().__init__("; ".join(f"{k}: {v}" for k, v in self.errors.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +202,10 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
                 errors[path] = _("{label} : liste attendue.").format(label=label)
                 return None
             if min_items is not None and len(raw) < min_items:
-                errors[path] = _("{label} : au moins {n} élément(s).").format(label=label, n=min_items)
+                errors[path] = _("{label} : au moins {n}.").format(label=label, n=_elements(min_items))
                 return None
             if max_items is not None and len(raw) > max_items:
-                errors[path] = _("{label} : au plus {n} élément(s).").format(label=label, n=max_items)
+                errors[path] = _("{label} : au plus {n}.").format(label=label, n=_elements(max_items))
                 return None
             return tuple([item(r, f"{path}.{i}", errors) for i, r in enumerate(raw)])
 
@@ -211,8 +223,8 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
                 return member
             values = list(members)
             labels = enum_type.labels() if issubclass(enum_type, Choice) else {v: v for v in values}
-            errors[path] = _("{label} : choix inconnu « {value} » (choix possibles : {choices}).").format(
-                label=label, value=raw, choices=", ".join(f"{v} ({labels[v]})" for v in values)
+            errors[path] = _("{label} : choix inconnu « {value} » ; choix possibles : {choices}.").format(
+                label=label, value=raw, choices=", ".join(f"{v} — {labels[v]}" for v in values)
             )
             return None
 

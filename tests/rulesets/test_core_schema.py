@@ -42,17 +42,17 @@ def test_every_bad_field_gets_its_own_french_message():
     with pytest.raises(ScenarioError) as caught:
         parse(Outer, {"count": "x", "colour": "vert", "inner": {"value": 9}, "rows": [], "extra": 1})
     errors = caught.value.errors
-    assert errors["count"] == "Nombre : nombre entier attendu."
-    assert "choix inconnu « vert »" in errors["colour"]
-    assert errors["inner.value"] == "Valeur : doit être entre 0 et 3 (reçu 9)."
-    assert errors["rows"] == "Lignes : au moins 1 élément(s)."
+    assert errors["count"] == "Nombre\u202f: nombre entier attendu."
+    assert "choix inconnu «\u202fvert\u202f»" in errors["colour"]
+    assert errors["inner.value"] == "Valeur\u202f: doit être entre 0 et 3 (reçu 9)."
+    assert errors["rows"] == "Lignes\u202f: au moins 1\u00a0élément."
     assert errors["extra"] == "Champ inconnu."
 
 
 def test_a_missing_required_field_is_named():
     with pytest.raises(ScenarioError) as caught:
         parse(Outer, {})
-    assert caught.value.errors == {"count": "Nombre : champ obligatoire."}
+    assert caught.value.errors == {"count": "Nombre\u202f: champ obligatoire."}
 
 
 def test_cross_field_checks_come_back_on_their_field():
