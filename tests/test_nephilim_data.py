@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bestiary.nephilim.models import Ammunition, Approach, Creature, DefenceType, Effect, Protection, Weapon
+from bestiary.nephilim.web import combatant
 from rulesets.core.registry import get
 from rulesets.core.request import resolve
 from rulesets.core.schema import parse
 from rulesets.nephilim import model as m
+from rulesets.nephilim.encounter import from_preset
 from tests.nephilim_fixtures import nephilim_data  # noqa: F401  (fixture)
 from tests.rulesets.nephilim import seed_tables as t
 
@@ -189,3 +194,42 @@ def test_a_named_behaviour_is_selectable_in_the_admin(admin_client: Any) -> None
     }
     result = resolve(get("nephilim"), {"scenario": scenario, "dice": {"attaque.1": 20}}).result
     assert (result.numbers["phys_taken"], result.numbers["mag_taken"]) == (0, 0)  # same element: total cancel
+
+
+# --- issue 15: the grammar of the bestiary's names ------------------------------------------------
+
+FIXTURE = json.loads(Path("fixtures/nephilim.json").read_text(encoding="utf-8"))
+
+
+def test_every_creature_row_of_the_fixture_says_its_grammar() -> None:
+    """Item 2: each name's article, gender and elision chosen for that name, never left to the default;
+    no name carries its article (« Le Chevalier d'Airain » would read « du Le Chevalier »)."""
+    rows = [r["fields"] for r in FIXTURE if r["model"] == "nephilim.creature"]
+    assert len(rows) == 16
+    for row in rows:
+        assert {row["article"], row["gender"], row["elision"]} <= {"propre", "defini", "pluriel", "m", "f", "auto"}
+        assert not row["name"].lower().startswith(("le ", "la ", "les ", "l'")), row["name"]
+    said = {c.name: c.noun for c in Creature.objects.all()}
+    assert said["Sœur Agathe"].de == "de Sœur Agathe"
+    assert said["Sahar"].agree("blessé") == "blessée"
+    assert said["Chevalier d'Airain"].de == "du Chevalier d'Airain"
+    assert said["Effet-dragon de Feu"].subject == "l'Effet-dragon de Feu"
+    assert said["Mercenaire"].a == "au Mercenaire"
+    assert not [p.name for p in Protection.objects.all() if re.search(r"\bde [AEIOU]", p.name)]  # « d'Eau »
+
+
+def test_the_presets_carry_the_grammar_to_the_page_and_the_encounter() -> None:
+    agathe = Creature.objects.get(name="Sœur Agathe")
+    grammar = {"grammar.article": "propre", "grammar.gender": "f", "grammar.elision": "auto"}
+    assert grammar.items() <= agathe.as_attacker().items()
+    assert grammar.items() <= agathe.as_defender().items()
+    state = from_preset(combatant(agathe))
+    assert state["grammar"] == {"article": "propre", "gender": "f", "elision": "auto"}
+
+
+def test_the_admin_shows_the_grammar_of_a_creature(admin_client: Any) -> None:
+    creature = Creature.objects.get(name="Mercenaire")
+    page = admin_client.get(f"/admin/nephilim/creature/{creature.pk}/change/").content.decode()
+    assert "Grammaire du nom" in page
+    for name in ("article", "gender", "elision"):
+        assert f'name="{name}"' in page

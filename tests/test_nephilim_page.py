@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from bestiary.nephilim import summaries
 from bestiary.nephilim.models import Approach, Creature, DefenceType, Effect, Protection, Weapon, _flat
@@ -17,6 +18,7 @@ from bestiary.nephilim.settle import settle
 from bestiary.nephilim.web import variations
 from calculator.forms import permalink_query
 from calculator.plugins import Settled
+from rulesets.core.french import typography as fr
 from rulesets.core.registry import get
 from rulesets.core.request import resolve
 from rulesets.core.schema import parse, to_data
@@ -74,9 +76,9 @@ def test_a_burst_against_two_defenders_resolves_in_one_post_and_its_permalink_re
     first = client.get(link).content.decode()
     again = client.get(link).content.decode()
     numbers = _final(first)
-    assert numbers["d1.damage_taken"] == "5 PHYS · 0 MAG"
-    assert numbers["d2.damage_taken"] == "1 PHYS · 0 MAG"
-    assert numbers["d3.damage_taken"] == "3 PHYS · 0 MAG"
+    assert numbers["d1.damage_taken"] == "5\u00a0PHYS · 0\u00a0MAG"
+    assert numbers["d2.damage_taken"] == "1\u00a0PHYS · 0\u00a0MAG"
+    assert numbers["d3.damage_taken"] == "3\u00a0PHYS · 0\u00a0MAG"
     assert _final(again) == numbers
     assert "Le récit" in first
     assert "Cible 2 (Initiée) · Protections" in first
@@ -97,7 +99,7 @@ def test_a_bad_value_comes_back_on_its_field_in_french_with_422(client: Client) 
     query = _example_query("critique").replace("attacker.degree=6", "attacker.degree=45")
     response = client.post("/nephilim/", query, content_type=FORM)
     assert response.status_code == 422
-    assert "Vécu ou Menace (degré) : doit être entre 0 et 30 (reçu 45)." in response.content.decode()
+    assert fr("Vécu ou Menace (degré) : doit être entre 0 et 30 (reçu 45).") in response.content.decode()
 
 
 def test_a_forbidden_approach_element_is_refused_on_its_field(client: Client) -> None:
@@ -105,7 +107,7 @@ def test_a_forbidden_approach_element_is_refused_on_its_field(client: Client) ->
     query = _example_query("critique") + "&attacker.approach_element=feu&attacker.approach_value=3&r=1"
     response = client.get(f"/nephilim/?{query}")
     assert response.status_code == 422
-    assert "n&#x27;est pas permise par Standard" in response.content.decode()
+    assert escape(fr("n'est pas permise par l'approche « Standard »")) in response.content.decode()
 
 
 def test_the_weapon_preset_fills_the_weapon_fields(client: Client) -> None:
@@ -323,8 +325,8 @@ def test_a_ranged_weapon_of_a_creature_turns_the_attack_into_a_shot(client: Clie
     assert (page["mode"], page["attacker.weapon.name"]) == ("tir", "Fusil d'assaut AK-47")
     assert (page["attacker.approach.kind"], page["attacker.approach.name"]) == ("tir", "Tir (visée 1r)")
     assert (page["defenders.0.defence.name"], page["defenders.0.defence.context"]) == ("Encaisser les dommages", "tir")
-    assert "Fusil d'assaut AK-47\u00a0: attaque à distance (tir)." in page.notes
-    assert "Attaque à distance (tir)\u00a0: défense «\u00a0Encaisser les dommages\u00a0»." in page.notes
+    assert fr("Fusil d'assaut AK-47\u00a0: attaque à distance (tir).") in page.notes
+    assert fr("Attaque à distance (tir)\u00a0: défense «\u00a0Encaisser les dommages\u00a0».") in page.notes
     # the shot's own lists are offered now: its approaches, its defences, the AK-47's ammunition
     assert [t for v, t in page.options["preset.approach_tir"] if v][:2] == ["Tir (visée 1r)", "Tir (sans visée)"]
     assert [t for v, t in page.options["preset.defence_tir.0"] if v] == [
@@ -348,8 +350,8 @@ def test_switching_the_attack_type_brings_its_approach_weapon_and_defence(client
     assert page.valid
     assert (page["attacker.approach.name"], page["attacker.weapon.name"]) == ("Tir (visée 1r)", "Arc")
     assert (page["defenders.0.defence.name"], page["defenders.0.defence.context"]) == ("Encaisser les dommages", "tir")
-    assert "Attaque à distance (tir)\u00a0: approche «\u00a0Tir (visée 1r)\u00a0»." in page.notes
-    assert "Attaque à distance (tir)\u00a0: arme «\u00a0Arc\u00a0»." in page.notes
+    assert fr("Attaque à distance (tir)\u00a0: approche «\u00a0Tir (visée 1r)\u00a0».") in page.notes
+    assert fr("Attaque à distance (tir)\u00a0: arme «\u00a0Arc\u00a0».") in page.notes
     page.change("mode", "lancer")
     assert page.valid
     assert (page["attacker.approach.name"], page["attacker.weapon.name"]) == ("Lancer", "Fronde")
@@ -367,7 +369,7 @@ def test_a_ranged_approach_or_weapon_changes_the_attack_and_an_instinctive_shot_
     page.load("preset.approach_melee", "Tir instinctif")
     assert page.valid
     assert (page["mode"], page["attacker.weapon.category"], page["attacker.weapon.name"]) == ("melee", "tir", "Arc")
-    assert "Tir instinctif\u00a0: arme «\u00a0Arc\u00a0»." in page.notes
+    assert fr("Tir instinctif\u00a0: arme «\u00a0Arc\u00a0».") in page.notes
     page.load("preset.weapon", "Pistolet 9mm (2 PHYS) — tir")
     assert page.valid
     assert (page["mode"], page["attacker.approach.name"]) == ("melee", "Tir instinctif")
@@ -406,7 +408,7 @@ def test_each_added_defender_starts_with_a_defence_for_the_attack_and_the_cadenc
     assert page.valid
     assert page["cadence"] == "cpc"
     assert (page["defenders.1.defence.name"], page["defenders.1.defence.context"]) == ("Encaisser les dommages", "tir")
-    assert "Plusieurs défenseurs\u00a0: cadence «\u00a0Coup par coup\u00a0»." in page.notes
+    assert fr("Plusieurs défenseurs\u00a0: cadence «\u00a0Coup par coup\u00a0».") in page.notes
     page.post(_add="defenders")
     assert page.valid
     assert page["defenders.2.defence.context"] == "tir"
@@ -417,17 +419,14 @@ def test_each_added_defender_starts_with_a_defence_for_the_attack_and_the_cadenc
     page.load("preset.weapon", "Pistolet 9mm (2 PHYS) — tir")
     assert page.valid
     assert page["cadence"] == "cpc"
-    assert (
-        "«\u00a0Pistolet 9mm\u00a0» ne tire pas en «\u00a0Rafale continue\u00a0»\u00a0: cadence «\u00a0Coup par coup\u00a0»."
-        in page.notes
-    )
+    assert fr("« Pistolet 9mm » ne tire pas en « Rafale continue » : cadence « Coup par coup ».") in page.notes
 
 
 def test_a_single_shot_weapon_offers_no_second_defender_and_says_why(client: Client) -> None:
     """§14: several defenders only in coup par coup or in bursts: a melee weapon, a bow cannot."""
     html = unescape(client.get("/nephilim/").content.decode())
     assert not re.search(r'name="_add"\s+value="defenders"', html)
-    assert "Plusieurs défenseurs : seulement avec une arme qui tire au coup par coup ou en rafale." in html
+    assert "Plusieurs défenseurs\u202f: seulement avec une arme qui tire au coup par coup ou en rafale." in html
     page = Browser(client)
     page.load("preset.attacker", "Mercenaire (Humain ordinaire)")
     assert re.search(r'name="_add"\s+value="defenders"', page.response.content.decode())
@@ -445,8 +444,8 @@ def test_ammunition_follows_the_firearm(client: Client) -> None:
     assert page.valid
     assert (page["attacker.ammunition.name"], page["attacker.ammunition.damage_bonus"]) == ("Standard", "0")
     assert (
-        "«\u00a0Balles blindées de fusils d'assaut\u00a0» ne convient pas à «\u00a0Pistolet 9mm\u00a0»\u00a0: "
-        "munition «\u00a0Standard\u00a0»." in page.notes
+        fr("« Balles blindées de fusils d'assaut » ne convient pas à « Pistolet 9mm » : munition « Standard ».")
+        in page.notes
     )
     page.load("preset.weapon", "Arc (2 PHYS) — tir")
     assert "preset.ammunition_arc" not in page.options  # a bow takes no ammunition
@@ -457,22 +456,22 @@ def test_a_nephilims_approche_waits_for_an_approach_that_allows_its_element(clie
     none; Attaque en force: Feu, Terre); the value is set aside meanwhile, and a value typed by the
     game master afterwards is never overridden."""
     page = Browser(client)
-    page.load("preset.attacker", "Sahar, Nephilim de Feu (Nephilim)")
+    page.load("preset.attacker", "Sahar (Nephilim)")
     assert page.valid
     assert (page["attacker.approach_element"], page["attacker.approach_value"]) == ("feu", "0")
     assert page["attacker._kept"] == "4"
     assert (
-        "Sahar, Nephilim de Feu\u00a0: l'approche «\u00a0Standard\u00a0» n'admet pas l'Approche Ka-Feu 4, mise de côté "
-        "jusqu'à une approche qui l'admet." in page.notes
+        fr(
+            "Sahar : l'approche « Standard » n'admet pas l'Approche Ka-Feu 4, mise de côté "
+            "jusqu'à une approche qui l'admet."
+        )
+        in page.notes
     )
     page.load("preset.approach_melee", "Attaque en force")
     assert page.valid
     assert page["attacker.approach_value"] == "4"
     assert "attacker._kept" not in page.data
-    assert (
-        "Sahar, Nephilim de Feu\u00a0: Approche Ka-Feu 4 reprise avec l'approche «\u00a0Attaque en force\u00a0»."
-        in page.notes
-    )
+    assert fr("Sahar : Approche Ka-Feu 4 reprise avec l'approche « Attaque en force ».") in page.notes
     page.change("attacker.approach_value", "0")
     assert page["attacker.approach_value"] == "0"
     assert page.notes == []
@@ -485,13 +484,13 @@ def test_a_nephilim_defenders_approche_waits_for_a_defence_that_allows_it(client
     """§9: the Approche counts in defence with a defence type whose elements include it (Standard:
     none; Parer: Terre, Feu)."""
     page = Browser(client)
-    page.load("preset.defender.0", "Sahar, Nephilim de Feu (Nephilim)")
+    page.load("preset.defender.0", "Sahar (Nephilim)")
     assert page.valid
     assert (page["defenders.0.approach_value"], page["defenders.0._kept"]) == ("0", "4")
     page.load("preset.defence_melee.0", "Parer")
     assert page.valid
     assert page["defenders.0.approach_value"] == "4"
-    assert "Sahar, Nephilim de Feu\u00a0: Approche Ka-Feu 4 reprise avec la défense «\u00a0Parer\u00a0»." in page.notes
+    assert fr("Sahar\u00a0: Approche Ka-Feu 4 reprise avec la défense «\u00a0Parer\u00a0».") in page.notes
 
 
 def test_the_attackers_kind_decides_its_approche_and_ka_feu() -> None:
@@ -530,7 +529,7 @@ def test_a_removed_defender_takes_its_spells_and_the_others_follow_their_defende
     assert page.valid
     targets = {page[f"defender_effects.{j}.name"]: page[f"defender_effects.{j}.target"] for j in range(count())}
     assert targets == {"": "0", "Armure invincible": "2"}
-    assert "Défenseur n°2 retiré, et avec lui «\u00a0Corps brumeux\u00a0»." in page.notes
+    assert fr("Défenseur n°2 retiré, et avec lui «\u00a0Corps brumeux\u00a0».") in page.notes
 
 
 def test_each_defender_column_offers_its_effects_select(client: Client) -> None:
@@ -551,14 +550,14 @@ def test_an_effect_chosen_in_a_defenders_column_reaches_the_engine_for_that_defe
     page.post(_add="defenders")
     dice = {"attaque.1": "10", "attaque.2": "10"}
     before = page.resolve(**dice)
-    assert before["d1.damage_taken"] == before["d2.damage_taken"] == "4 PHYS · 0 MAG"
+    assert before["d1.damage_taken"] == before["d2.damage_taken"] == "4\u00a0PHYS · 0\u00a0MAG"
     row = page.response.context["rows"]["defender_effects"]
     page.load(f"preset.defender_effect_2.{row}", "Armure invincible (Sort, Mêlée et distance)")
     assert page.valid
     assert page[f"defender_effects.{row}.target"] == "2"
     after = page.resolve(**dice)
-    assert after["d1.damage_taken"] == "4 PHYS · 0 MAG"
-    assert after["d2.damage_taken"] == "0 PHYS · 0 MAG"
+    assert after["d1.damage_taken"] == "4\u00a0PHYS · 0\u00a0MAG"
+    assert after["d2.damage_taken"] == "0\u00a0PHYS · 0\u00a0MAG"
 
 
 def test_the_summary_lines_read_the_table_rows_in_french() -> None:
@@ -613,3 +612,25 @@ def test_a_live_change_of_the_approach_type_redraws_the_form_so_that_the_next_ch
     later = settle({**sent, "attacker.approach.kind": "etrange", "attacker.approach._was": "etrange", "mode": "tir"})
     assert later.changes["attacker.approach.kind"] == "tir"
     assert "mode" not in later.changes
+
+
+def test_the_names_grammar_waits_behind_ajuster_and_a_creature_fills_it(client: Client) -> None:
+    """Issue 15: each combatant's « Grammaire du nom » (article, gender, elision) is in its own
+    « Ajuster » disclosure under the name, read as « se dit « … », au … »; a creature of the bestiary
+    fills it, and the story says the name with it."""
+    page = Browser(client)
+    html = unescape(page.response.content.decode())
+    blocks = re.findall(r'<details class="adjust" data-adjust="(attacker_grammar|defender_grammar\.0)"', html)
+    assert blocks == ["attacker_grammar", "defender_grammar.0"]
+    assert fr("se dit « l'attaquant », au masculin") in html  # a role name reads as a common noun
+    assert fr("se dit « le défenseur », au masculin") in html
+    page.load("preset.attacker", "Mercenaire (Humain ordinaire)")
+    page.load("preset.defender.0", "Sœur Agathe (Selenim)")
+    assert (page["attacker.grammar.article"], page["attacker.grammar.gender"]) == ("defini", "m")
+    assert (page["defenders.0.grammar.article"], page["defenders.0.grammar.gender"]) == ("propre", "f")
+    html = unescape(page.response.content.decode())
+    assert fr("se dit « le Mercenaire », au masculin") in html
+    assert fr("se dit « Sœur Agathe », au féminin") in html
+    assert "Le Mercenaire" in html  # the scene
+    page.change("defenders.0.grammar.gender", "m")
+    assert fr("se dit « Sœur Agathe », au masculin") in unescape(page.response.content.decode())

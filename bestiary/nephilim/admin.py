@@ -1,6 +1,7 @@
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from bestiary.nephilim.models import Ammunition, Approach, Creature, DefenceType, Effect, Protection, Weapon
 
@@ -109,8 +110,40 @@ class EffectAdmin(ModelAdmin):
 
 @admin.register(Creature)
 class CreatureAdmin(ModelAdmin):
-    list_display = ("name", "category", "degree", "defence_degree", "ka_feu", "sensitivity", "weapon", "armour")
-    list_filter = ("category", "sensitivity", "approach_element")
+    list_display = (
+        "name",
+        "category",
+        "degree",
+        "defence_degree",
+        "ka_feu",
+        "sensitivity",
+        "weapon",
+        "armour",
+        "article",
+        "gender",
+    )
+    list_filter = ("category", "sensitivity", "approach_element", "article", "gender")
     search_fields = ("name", "notes", "weapon__name")
     list_select_related = ("weapon", "armour")
     autocomplete_fields = ("weapon", "armour", "shield", "other")
+    fieldsets = (
+        (None, {"fields": ["name", "category", "notes"]}),
+        # issue 15: how the story says the name (« Sœur Agathe », « le Mercenaire »)
+        (_("Grammaire du nom"), {"fields": ["article", "gender", "elision"]}),
+        (
+            _("Profil"),
+            {
+                "fields": [
+                    "degree",
+                    "defence_degree",
+                    "approach_element",
+                    "approach_value",
+                    "ka_feu",
+                    "initiative_ka",
+                    "metamorphe",
+                    "sensitivity",
+                ]
+            },
+        ),
+        (_("Arme et protections"), {"fields": ["weapon", "armour", "shield", "other"]}),
+    )

@@ -9,6 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from bestiary.grammar import NameGrammar
 from rulesets.nephilim.model import (
     ELEMENT_FIELDS,
     ApproachKind,
@@ -381,8 +382,11 @@ class Effect(models.Model):
         return data
 
 
-class Creature(models.Model):
-    """A combatant of the bestiary: Nephilim, Selenim, initiés, ordinary humans, animals, creatures."""
+class Creature(NameGrammar):
+    """A combatant of the bestiary: Nephilim, Selenim, initiés, ordinary humans, animals, creatures.
+
+    Its name carries its grammar (issue 15, item 2): « Sœur Agathe » is a feminine proper name,
+    « le Mercenaire » a common noun with its article; the presets fill the scenario's ``grammar``."""
 
     class Category(models.TextChoices):
         NEPHILIM = "nephilim", _("Nephilim")
@@ -449,6 +453,7 @@ class Creature(models.Model):
     def as_attacker(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "name": self.name,
+            **self.grammar_values(),
             "kind": self.attacker_kind,
             "degree": self.degree,
             "initiative_ka": self.initiative_ka,
@@ -463,6 +468,7 @@ class Creature(models.Model):
     def as_defender(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "name": self.name,
+            **self.grammar_values(),
             "kind": self.defender_kind,
             "degree": self.defence_degree,
             "sensitivity": self.sensitivity,

@@ -41,6 +41,7 @@ from calculator import bestiary_cache, plugins
 from calculator.plugins import Settled
 from calculator.settling import RawForm
 from rulesets.core.encounter import Entry, Table
+from rulesets.core.french import join, quote
 from rulesets.core.schema import flatten, to_data
 from rulesets.nephilim.encounter import absorb, aimed_shot, thrown
 from rulesets.nephilim.model import (
@@ -66,19 +67,6 @@ NUMBER = "_n"  # defenders.<i>._n
 KEPT = "_kept"  # attacker._kept, defenders.<i>._kept: an Approche value set aside
 MULTI = (Cadence.CPC, Cadence.RAF_CTRL, Cadence.RAF_CONT)
 LIVE = "_live"  # calculator.views.LIVE: the live redraw while the game master changes a field
-
-
-def q(text: str) -> str:
-    """« text », French quotation marks with their no-break spaces."""
-    return f"«\u00a0{text}\u00a0»"
-
-
-def names_fr(names: Iterable[str]) -> str:
-    """« A », « A et B », « A, B et C »."""
-    items = list(names)
-    if len(items) < 2:
-        return "".join(items)
-    return _("{first} et {last}").format(first=", ".join(items[:-1]), last=items[-1])
 
 
 def attack_words(mode: Mode) -> str:
@@ -220,7 +208,9 @@ def _take_approach(raw: Raw, rows: Rows, mode: Mode) -> ApproachKind:
     approach = rows.approach_for(mode)
     raw.load("attacker.approach", approach)
     raw.note(
-        _("{attack}\u00a0: approche {approach}.").format(attack=attack_words(mode), approach=q(str(approach["name"])))
+        _("{attack}\u00a0: approche {approach}.").format(
+            attack=attack_words(mode), approach=quote(str(approach["name"]))
+        )
     )
     return ApproachKind(approach["kind"])
 
@@ -232,7 +222,7 @@ def _take_weapon(raw: Raw, rows: Rows, category: Mode, why: str) -> None:
     if weapon is None:
         return
     raw.load("attacker.weapon", weapon)
-    raw.note(_("{why}\u00a0: arme {weapon}.").format(why=why, weapon=q(str(weapon["name"]))))
+    raw.note(_("{why}\u00a0: arme {weapon}.").format(why=why, weapon=quote(str(weapon["name"]))))
 
 
 def follow_ammunition(raw: Raw, rows: Rows) -> None:
@@ -247,7 +237,7 @@ def follow_ammunition(raw: Raw, rows: Rows) -> None:
     raw.load("attacker.ammunition", standard)
     raw.note(
         _("{ammunition} ne convient pas à {weapon}\u00a0: munition {standard}.").format(
-            ammunition=q(ammunition), weapon=q(weapon), standard=q(str(standard["name"]))
+            ammunition=quote(ammunition), weapon=quote(weapon), standard=quote(str(standard["name"]))
         )
     )
 
@@ -266,11 +256,11 @@ def follow_cadence(raw: Raw) -> None:
         return
     raw.set("cadence", new.value)
     if many and new is not Cadence.UNIQUE and cadence is Cadence.UNIQUE:
-        raw.note(_("Plusieurs défenseurs\u00a0: cadence {cadence}.").format(cadence=q(new.label)))
+        raw.note(_("Plusieurs défenseurs\u00a0: cadence {cadence}.").format(cadence=quote(new.label)))
     else:
         raw.note(
             _("{weapon} ne tire pas en {old}\u00a0: cadence {new}.").format(
-                weapon=q(raw.get("attacker.weapon.name")), old=q(cadence.label), new=q(new.label)
+                weapon=quote(raw.get("attacker.weapon.name")), old=quote(cadence.label), new=quote(new.label)
             )
         )
 
@@ -287,9 +277,9 @@ def follow_defences(raw: Raw, rows: Rows) -> None:
             changed.append(name if name and name != _("Défenseur") else _("défenseur n°{n}").format(n=i + 1))
     if not changed:
         return
-    note = _("{attack}\u00a0: défense {defence}").format(attack=attack_words(mode), defence=q(str(defence["name"])))
+    note = _("{attack}\u00a0: défense {defence}").format(attack=attack_words(mode), defence=quote(str(defence["name"])))
     if len(raw.defenders) > 1:
-        note += f" ({names_fr(changed)})"
+        note += f" ({join(changed)})"
     raw.note(note + ".")
 
 
@@ -313,7 +303,7 @@ def follow_attacker_approche(raw: Raw) -> None:
             raw.note(_("{name}\u00a0: un humain initié attaque avec l'Approche Ka-Soleil.").format(name=name))
         raw.mark(kept, None)
     else:
-        approach = q(raw.get("attacker.approach.name"))
+        approach = quote(raw.get("attacker.approach.name"))
         allows = raw.elements("attacker.approach.elements").has(element)
         set_aside = _number(raw.data.get(kept))
         if value and element is not Element.NONE and not allows:
@@ -356,7 +346,7 @@ def follow_defender_approche(raw: Raw) -> None:
                 raw.note(_("{name}\u00a0: seul un Nephilim ajoute une Approche à sa défense.").format(name=name))
             raw.mark(kept, None)
             continue
-        defence = q(raw.get(f"{row}.defence.name"))
+        defence = quote(raw.get(f"{row}.defence.name"))
         allows = raw.elements(f"{row}.defence.elements").has(element)
         set_aside = _number(raw.data.get(kept))
         if value and element is not Element.NONE and not allows:
@@ -412,7 +402,7 @@ def follow_removed_defenders(raw: Raw) -> None:
             drop.append(j)
             effect = raw.get(f"defender_effects.{j}.name")
             if effect:
-                raw.note(_("Défenseur n°{n} retiré, et avec lui {effect}.").format(n=target, effect=q(effect)))
+                raw.note(_("Défenseur n°{n} retiré, et avec lui {effect}.").format(n=target, effect=quote(effect)))
         elif new != target:
             raw.set(f"defender_effects.{j}.target", new)  # the same defender, renumbered: no note
     if drop:

@@ -16,7 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
 from calculator.forms import leaves
+from calculator.grammar import describe_grammar, grammar_of
 from calculator.plugins import TableValues
+from rulesets.core import french
+from rulesets.nephilim.language import who
 from rulesets.nephilim.model import (
     ELEMENT_FIELDS,
     Approach,
@@ -63,12 +66,8 @@ def _set(value: Any) -> bool:
 
 
 def signed(n: int) -> str:
-    """+3, −2 (U+2212), 0."""
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"\u2212{-n}"
-    return "0"
+    """+3, −2 (U+2212), 0: the toolkit's signed number, zero without a sign."""
+    return french.signed(n, zero="0")
 
 
 def _num(value: Any, signed_: bool = False) -> str:
@@ -76,7 +75,7 @@ def _num(value: Any, signed_: bool = False) -> str:
     n = _int(value)
     if n is None:
         return _text(value) or "?"
-    return signed(n) if signed_ else str(n).replace("-", "\u2212")
+    return signed(n) if signed_ else french.signed(n, plus="")
 
 
 def _short(label: str) -> str:
@@ -378,7 +377,23 @@ def effect_line(v: Values) -> str:
     return _join(parts) or _("sans effet chiffré")
 
 
+def grammar_line(v: Values) -> str:
+    """« se dit « le Mercenaire », au masculin »: how the story says the name (issue 15). A role
+    name (« Attaquant ») reads as the story reads it, a common noun: « l'attaquant »."""
+    name = _text(v.get("name"))
+    grammar = grammar_of(v)
+    if grammar is None or not name:
+        return describe_grammar(name, v)
+    noun = who(name, grammar)
+    said = {"grammar.article": noun.grammar.article.value, "grammar.gender": noun.grammar.gender.value}
+    return describe_grammar(noun.text, {**said, "grammar.elision": noun.grammar.elision.value})
+
+
 # --------------------------------------------------------------------------- the groups
+
+# the name and its grammar: the name stays in view, the grammar behind « Ajuster » (the page draws
+# this group with {% adjust_block %}, its body the three grammar fields)
+GRAMMAR_FIELDS = ("name", "grammar.article", "grammar.gender", "grammar.elision")
 
 
 def _leaf_paths(cls: type, *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -416,6 +431,7 @@ TABLE_VALUES = (
         ),
         attacker_line,
     ),
+    _group("attacker_grammar", _("Grammaire du nom"), "attacker", GRAMMAR_FIELDS, grammar_line),
     _group("approach", _("Approche"), "attacker.approach", APPROACH_FIELDS, approach_line),
     _group("weapon", _("Arme"), "attacker.weapon", WEAPON_FIELDS, weapon_line),
     _group("ammunition", _("Munition"), "attacker.ammunition", ("name", "damage_bonus", "compatible"), ammunition_line),
@@ -435,6 +451,7 @@ TABLE_VALUES = (
         ("kind", "degree", "sensitivity", "approach_element", "approach_value"),
         defender_line,
     ),
+    _group("defender_grammar", _("Grammaire du nom"), "defenders.{row}", GRAMMAR_FIELDS, grammar_line),
     _group("defence", _("Défense"), "defenders.{row}.defence", DEFENCE_FIELDS, defence_line),
     _group("armour", _("Armure"), "defenders.{row}.armour", PROTECTION_FIELDS, protection_line),
     _group("shield", _("Bouclier"), "defenders.{row}.shield", PROTECTION_FIELDS, protection_line),

@@ -11,6 +11,7 @@ from bestiary.nephilim.models import Ammunition, Effect, Protection, Weapon, _fl
 from bestiary.nephilim.settle import settle
 from bestiary.nephilim.summaries import TABLE_VALUES
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from rulesets.core.french import signed
 from rulesets.core.request import Resolution
 from rulesets.nephilim.engine import plan
 from rulesets.nephilim.model import DEFENDERS_MAX, ApproachKind, Mode
@@ -164,8 +165,10 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         rows.append(
             (
                 f"d{i + 1}.damage_taken",
-                _("{name} encaisse").format(name=d.name),
-                _("{p} PHYS · {m} MAG").format(p=n.get(f"d{i + 1}.phys_taken"), m=n.get(f"d{i + 1}.mag_taken")),
+                _("{d.Subject} {d:encaisse/encaissent}").format(d=d.who),
+                _("{p}\u00a0PHYS · {m}\u00a0MAG").format(
+                    p=n.get(f"d{i + 1}.phys_taken"), m=n.get(f"d{i + 1}.mag_taken")
+                ),
             )
         )
     labels = {
@@ -177,7 +180,7 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     for key, label in labels.items():
         if key in n:
             value = int(n[key] or 0)
-            rows.append((key, label, f"+{value}" if value >= 0 else f"−{-value}"))
+            rows.append((key, label, signed(value)))
     return rows
 
 

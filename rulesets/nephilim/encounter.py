@@ -42,10 +42,12 @@ from rulesets.core.encounter import (
     register,
     rows,
 )
+from rulesets.core.french import Grammar, Noun, count, join, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import ScenarioError, Spec, flatten, parse, to_data, unflatten
-from rulesets.nephilim.engine import plan, signed
+from rulesets.nephilim.engine import plan
+from rulesets.nephilim.language import who
 from rulesets.nephilim.model import (
     DEFENDERS_MAX,
     Ammunition,
@@ -63,7 +65,6 @@ from rulesets.nephilim.model import (
     Sensitivity,
     Weapon,
 )
-from rulesets.nephilim.narrative import elide
 
 PJ, PNJ = "pj", "pnj"
 
@@ -89,6 +90,7 @@ class Modifier:
     by: Annotated[str, Spec(label=_("Venu de (nom)"), max_length=120)] = ""
     attack: Annotated[int, _deg(_("Attaque (degrés)"))] = 0
     defence: Annotated[int, _deg(_("Défense (degrés)"))] = 0
+    by_grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom (venu de)"))] = field(default_factory=Grammar)
 
     def check(self) -> dict[str, str]:
         if not self.attack and not self.defence:
@@ -96,14 +98,16 @@ class Modifier:
         return {}
 
     def describe(self) -> str:
-        """« −2 en attaque et −2 en défense (Attaque étrange, de Sahar) »."""
+        """« −2 en attaque et −2 en défense (Attaque étrange, par Sahar) », « … (par le Vigile) »:
+        the one it comes from said with the grammar of its name (issue 15)."""
         parts = []
         if self.attack:
             parts.append(_("{v} en attaque").format(v=signed(self.attack)))
         if self.defence:
             parts.append(_("{v} en défense").format(v=signed(self.defence)))
-        origin = ", ".join(p for p in (self.source, elide(_("de {name}").format(name=self.by)) if self.by else "") if p)
-        text = _(" et ").join(parts)
+        by = _("par {who}").format(who=who(self.by, self.by_grammar)) if self.by.strip() else ""
+        origin = ", ".join(p for p in (self.source, by) if p)
+        text = join(parts)
         return f"{text} ({origin})" if origin else text
 
 
@@ -117,6 +121,7 @@ class CombatantState:
     read it) and what the fight changes round after round."""
 
     name: Annotated[str, Spec(label=_("Nom"), max_length=120)] = "Combattant"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     type: Annotated[DefenderKind, Spec(label=_("Type de combattant"))] = DefenderKind.NEPHILIM
     sensitivity: Annotated[Sensitivity, Spec(label=_("Sensibilité magique"))] = Sensitivity.AUTO
     attack_degree: Annotated[int, _deg(_("Vécu ou Menace en attaque (degré)"), 0, 30)] = 5
@@ -192,6 +197,11 @@ class CombatantState:
     out: Annotated[bool, Spec(label=_("Hors de combat"))] = False
 
     @property
+    def who(self) -> Noun:
+        """The combatant's name with its grammar, as the log says it (issue 15)."""
+        return who(self.name, self.grammar)
+
+    @property
     def attacker_kind(self) -> AttackerKind:
         """§1: a Nephilim and an initié attack as such; every other type as « autre PNJ »."""
         if self.type is DefenderKind.NEPHILIM:
@@ -256,6 +266,9 @@ def from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
     weapon = {k.removeprefix("weapon."): v for k, v in attacker.items() if k.startswith("weapon.")}
     if weapon:
         data["weapon"] = unflatten(weapon)
+    grammar = {k.removeprefix("grammar."): v for k, v in attacker.items() if k.startswith("grammar.")}
+    if grammar:  # the bestiary row's grammar (« le Mercenaire », « Sœur Agathe »)
+        data["grammar"] = grammar
     kind = str(attacker.get("kind", AttackerKind.AUTRE.value))
     data["type"] = str(
         defender.get("kind")
@@ -357,6 +370,7 @@ def attacker_fields(state: CombatantState, mode: Mode, target: str, table: Table
         value = 0
     out: dict[str, Any] = {
         "name": state.name,
+        **rows("grammar", flatten(to_data(state.grammar))),
         "kind": kind.value,
         "degree": state.attack_degree,
         "approach_element": element.value,
@@ -388,6 +402,7 @@ def defender_fields(state: CombatantState, mode: Mode, table: Table) -> dict[str
     value = state.approach_value if nephilim and defence.elements.has(element) else 0
     out: dict[str, Any] = {
         "name": state.name,
+        **rows("grammar", flatten(to_data(state.grammar))),
         "kind": state.type.value,
         "sensitivity": state.sensitivity.value,
         "degree": state.defence_degree,
@@ -468,13 +483,14 @@ def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str
 
 
 def rounds_text(n: int) -> str:
-    return _("1 round") if n == 1 else _("{n} rounds").format(n=n)
+    """« 1 round », « 3 rounds » (issue 15: the count agrees)."""
+    return count(n, _("round"))
 
 
 def damage_text(phys: int, mag: int) -> str:
     """« 3 PHYS et 2 MAG », « 3 PHYS », « 2 MAG »."""
-    parts = [f"{phys} PHYS" if phys else "", f"{mag} MAG" if mag else ""]
-    return _(" et ").join(p for p in parts if p)
+    parts = [f"{phys}\u00a0PHYS" if phys else "", f"{mag}\u00a0MAG" if mag else ""]
+    return join([p for p in parts if p])
 
 
 def _num(result: Result, key: str) -> int:
@@ -486,11 +502,25 @@ def _flag(result: Result, key: str) -> bool:
     return bool(result.numbers.get(key))
 
 
+def _named(name: str, known: Mapping[str, Noun]) -> Noun:
+    """The combatant named ``name``, with its grammar when it is one of ``known`` (a state keeps the
+    names of those it aims at, holds or owes a riposte to, not their grammar)."""
+    return known.get(name) or who(name)
+
+
+def _known(fighters: tuple[Fighter, ...], *extra: tuple[str, Noun]) -> dict[str, Noun]:
+    out: dict[str, Noun] = dict(extra)
+    for f in fighters:
+        state: CombatantState = f.state
+        out.setdefault(state.name, state.who)
+    return out
+
+
 def _add_modifier(state: CombatantState, modifier: Modifier, notes: list[str]) -> CombatantState:
     if len(state.modifiers_next) >= MODIFIERS_MAX:
         notes.append(
-            _("{name} : déjà {n} modificateurs au round suivant, « {m} » n'est pas noté.").format(
-                name=state.name, n=MODIFIERS_MAX, m=modifier.describe()
+            _("{name} : déjà {n} au round suivant, « {m} » n'est pas noté.").format(
+                name=state.name, n=count(MODIFIERS_MAX, _("modificateur")), m=modifier.describe()
             )
         )
         return state
@@ -507,12 +537,12 @@ def _next_round_for(scn: Scenario, result: Result, index: int, many: bool) -> li
     if not many or hit:
         actions = _num(result, "next.defender_actions")
         if actions:
-            out.append(Modifier(source=a.approach.name, by=a.name, attack=actions, defence=actions))
+            out.append(Modifier(a.approach.name, a.name, actions, actions, a.grammar))
         attack = _num(result, "next.defender_attack")
         if attack:
             names = [e.name for e in a.effects if e.active and e.opponent_next_round_attack]
             source = ", ".join(names) or _("Effet de l'attaquant")
-            out.append(Modifier(source=source, by=a.name, attack=attack))
+            out.append(Modifier(source, a.name, attack, 0, a.grammar))
     if many:
         malus = 0
         for st in strikes:
@@ -525,13 +555,14 @@ def _next_round_for(scn: Scenario, result: Result, index: int, many: bool) -> li
     else:
         defence = _num(result, "next.defender_defence")
     if defence:
-        out.append(Modifier(source=_("Marge > 10 : −1 défense adverse"), by=a.name, defence=defence))
+        out.append(Modifier(_("Marge > 10 : −1 défense adverse"), a.name, 0, defence, a.grammar))
     return out
 
 
 def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) -> Applied:
     """Write an exchange: damage taken, defences counted, who may no longer defend, next-round
-    modifiers both ways, holds, falls, flights, ripostes, and the end of an aim."""
+    modifiers both ways, holds, falls, flights, ripostes, and the end of an aim. Every line says
+    each name with its grammar (issue 15)."""
     s = scenario
     a = s.attacker
     states: dict[str, Any] = {}
@@ -541,10 +572,15 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
     defenders = bindings.get("defenders", ())
     many = len(s.defenders) > 1
     defender_names = [d.name for d in s.defenders]
+    attacker_who = a.who
+    known = _known(
+        (*bindings.get("attacker", ()), *defenders), (a.name, attacker_who), *((d.name, d.who) for d in s.defenders)
+    )
 
     for i, f in enumerate(defenders[: len(s.defenders)]):
         d = s.defenders[i]
         state: CombatantState = f.state
+        me = state.who
         mine = [st for st in strikes if st.defender_index == i]
         phys, mag = _num(result, f"d{i + 1}.phys_taken"), _num(result, f"d{i + 1}.mag_taken")
         if phys or mag:
@@ -552,8 +588,8 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
                 state, phys_taken=min(999, state.phys_taken + phys), mag_taken=min(999, state.mag_taken + mag)
             )
             story.append(
-                _("{name} encaisse {damage} ; en tout, {tp} PHYS et {tm} MAG.").format(
-                    name=state.name, damage=damage_text(phys, mag), tp=state.phys_taken, tm=state.mag_taken
+                _("{me.Subject} {me:encaisse/encaissent} {damage} ; en tout, {tp}\u00a0PHYS et {tm}\u00a0MAG.").format(
+                    me=me, damage=damage_text(phys, mag), tp=state.phys_taken, tm=state.mag_taken
                 )
             )
         rolled = [st for st in mine if result.numbers.get(f"s{st.index}.defence_roll") is not None]
@@ -568,10 +604,8 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
                 else:
                     malus = signed(-s.settings.extra_defence_malus * state.defences)
                 story.append(
-                    elide(
-                        _("Prochaine défense de {name} ce round : la n°{k} ({malus}).").format(
-                            name=state.name, k=state.defences + 1, malus=malus
-                        )
+                    _("Prochaine défense {me.de} ce round : la n°{k} ({malus}).").format(
+                        me=me, k=state.defences + 1, malus=malus
                     )
                 )
         succeeded = any(_flag(result, f"s{st.index}.defence_success") for st in rolled)
@@ -580,43 +614,56 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
         )
         if held and a.approach.kind is ApproachKind.IMMOBILISER:
             state = replace(state, held_by=a.name)
-            story.append(_("{name} est immobilisé par {by}.").format(name=state.name, by=a.name))
+            story.append(_("{me.Subject} {me:est/sont} {me:~immobilisé} par {by}.").format(me=me, by=attacker_who))
         if held and a.approach.kind is ApproachKind.FAIRE_TOMBER and not state.down:
             state = replace(state, down=True)
-            story.append(_("{name} est à terre.").format(name=state.name))
+            story.append(_("{me.Subject} {me:est/sont} à terre.").format(me=me))
         if succeeded and d.defence.style is DefenceStyle.BREAK_FREE and state.held_by:
-            story.append(_("{name} se libère de l'étreinte de {by}.").format(name=state.name, by=state.held_by))
+            story.append(
+                _("{me.Subject} se {me:libère/libèrent} de l'étreinte {by.de}.").format(
+                    me=me, by=_named(state.held_by, known)
+                )
+            )
             state = replace(state, held_by="")
         if succeeded and d.defence.escapes and not state.escaped:
             state = replace(state, escaped=True)
-            story.append(_("{name} s'échappe : il quitte le combat.").format(name=state.name))
+            story.append(
+                _(
+                    "{me.Subject} s'{me:échappe/échappent} : {me:il/elle/ils/elles} {me:quitte/quittent} le combat."
+                ).format(me=me)
+            )
         if succeeded and d.defence.needs_attack_roll:
             state = replace(state, riposte=a.name, riposte_round=clock.round)
             story.append(
-                _("{name} a contré : une riposte contre {by} est due (jet d'attaque standard).").format(
-                    name=state.name, by=a.name
+                _("{me.Subject} {me:a/ont} contré : une riposte contre {by} est due (jet d'attaque standard).").format(
+                    me=me, by=attacker_who
                 )
             )
         for modifier in _next_round_for(s, result, i, many):
             state = _add_modifier(state, modifier, notes)
-            story.append(_("Au round suivant, {name} subira {m}.").format(name=state.name, m=modifier.describe()))
+            story.append(_("Au round suivant, {me} {me:subira/subiront} {m}.").format(me=me, m=modifier.describe()))
         states[f.key] = state
 
     if attacker := bindings.get("attacker", ()):
         f = attacker[0]
         state = states.get(f.key, f.state)
+        me = state.who
         riposte = bool(state.riposte) and state.riposte in defender_names
         if riposte:
-            story.append(_("{name} porte sa riposte contre {by}.").format(name=state.name, by=state.riposte))
+            story.append(
+                _("{me.Subject} {me:porte/portent} {me:sa/leur} riposte contre {by}.").format(
+                    me=me, by=_named(state.riposte, known)
+                )
+            )
             state = replace(state, riposte="", riposte_round=None)
         else:
             state = replace(state, attacked=True)
         if state.aiming or state.aiming_at:
             if s.mode is Mode.RANGED:
                 notes.append(
-                    _("{name} a tiré après {rounds} de visée : sa visée est à refaire.").format(
-                        name=state.name, rounds=rounds_text(state.aiming)
-                    )
+                    _(
+                        "{me.Subject} {me:a/ont} tiré après {rounds} de visée : {me:sa/leur} visée est à refaire."
+                    ).format(me=me, rounds=rounds_text(state.aiming))
                 )
             state = replace(state, aiming=0, aiming_at="")
         if a.approach.attacker_cannot_defend:  # the récit already says it
@@ -630,10 +677,14 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
             state = replace(state, approach=a.approach)
         attack_malus = _num(result, "next.attacker_attack")
         if attack_malus:
-            chose = [d.name for d in s.defenders if d.margin_malus] or defender_names
-            modifier = Modifier(source=_("Marge > 10 : −1 attaque adverse"), by=", ".join(chose), attack=attack_malus)
+            chose = [d for d in s.defenders if d.margin_malus] or list(s.defenders)
+            if len(chose) == 1:
+                by: dict[str, Any] = {"by": chose[0].name, "by_grammar": chose[0].grammar}
+            else:  # several names: each said with its grammar, the whole kept as it reads
+                by = {"by": join([d.who.subject for d in chose])}
+            modifier = Modifier(source=_("Marge > 10 : −1 attaque adverse"), attack=attack_malus, **by)
             state = _add_modifier(state, modifier, notes)
-            story.append(_("Au round suivant, {name} subira {m}.").format(name=state.name, m=modifier.describe()))
+            story.append(_("Au round suivant, {me} {me:subira/subiront} {m}.").format(me=me, m=modifier.describe()))
         states[f.key] = state
 
     return Applied(states=states, story=tuple(story), notes=tuple(notes))
@@ -649,28 +700,32 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
     states: dict[str, Any] = {}
     story: list[str] = []
     new_clock = Clock(round=clock.round + 1)
+    known = _known(fighters)
     story.append(_("{label} : le round {n} commence.").format(label=advance_label(clock), n=new_clock.round))
     for f in fighters:
         s: CombatantState = f.state
+        me = s.who
         new = replace(
             s, attacked=False, defences=0, cannot_defend=False, modifiers_now=s.modifiers_next, modifiers_next=()
         )
         for m in s.modifiers_now:
-            story.append(_("{name} ne subit plus {m}.").format(name=s.name, m=m.describe()))
+            story.append(_("{me.Subject} ne {me:subit/subissent} plus {m}.").format(me=me, m=m.describe()))
         for m in s.modifiers_next:
-            story.append(_("{name} subit ce round {m}.").format(name=s.name, m=m.describe()))
+            story.append(_("{me.Subject} {me:subit/subissent} ce round {m}.").format(me=me, m=m.describe()))
         if s.aiming_at and not s.attacked and not is_out(f):
             rounds = min(AIM_MAX, s.aiming + 1)
             new = replace(new, aiming=rounds)
             story.append(
-                _("{name} garde {target} en ligne de mire : {rounds} de visée.").format(
-                    name=s.name, target=s.aiming_at, rounds=rounds_text(rounds)
+                _("{me.Subject} {me:garde/gardent} {target} en ligne de mire : {rounds} de visée.").format(
+                    me=me, target=_named(s.aiming_at, known), rounds=rounds_text(rounds)
                 )
             )
         if s.riposte and s.riposte_round is not None and s.riposte_round < clock.round:
             new = replace(new, riposte="", riposte_round=None)
             story.append(
-                _("{name} n'a pas riposté contre {by} : l'occasion est passée.").format(name=s.name, by=s.riposte)
+                _("{me.Subject} n'{me:a/ont} pas riposté contre {by} : l'occasion est passée.").format(
+                    me=me, by=_named(s.riposte, known)
+                )
             )
         if new != s:
             states[f.key] = new
@@ -724,31 +779,37 @@ def _short(modifiers: tuple[Modifier, ...]) -> str:
 
 
 def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
+    """Short states, agreed with the combatant's name (issue 15); a name it aims at, holds or owes a
+    riposte to is a label after a colon (the state keeps that name, not its grammar)."""
     s: CombatantState = f.state
+    me = s.who
     out: list[str] = [_(TYPE_LABELS[s.type])]
     if s.out:
         out.append(_("hors de combat"))
     if s.escaped:
-        out.append(_("s'est échappé"))
+        out.append(me.forms(_("s'est échappé"), _("s'est échappée"), _("se sont échappés"), _("se sont échappées")))
     if not s.magic_sensitive:
-        out.append(_("insensible à la magie"))
+        out.append(_("{insensitive} à la magie").format(insensitive=me.agree(_("insensible"))))
     if s.attacked:
-        out.append(_("a attaqué"))
+        out.append(me.form(_("a attaqué"), _("ont attaqué")))
     if s.cannot_defend:
-        out.append(_("ne peut plus se défendre"))
+        out.append(me.form(_("ne peut plus se défendre"), _("ne peuvent plus se défendre")))
     elif s.defences:
-        made = _("1 défense") if s.defences == 1 else _("{n} défenses").format(n=s.defences)
-        out.append(_("{made}, prochaine n°{k}").format(made=made, k=min(DEFENCES_MAX, s.defences + 1)))
+        out.append(
+            _("{made}, prochaine n°{k}").format(
+                made=count(s.defences, _("défense")), k=min(DEFENCES_MAX, s.defences + 1)
+            )
+        )
     if now := _short(s.modifiers_now):
         out.append(_("ce round : {m}").format(m=now))
     if nxt := _short(s.modifiers_next):
         out.append(_("round suivant : {m}").format(m=nxt))
     if s.aiming_at:
-        out.append(_("vise {target} ({n} r)").format(target=s.aiming_at, n=s.aiming))
+        out.append(_("cible visée : {target} ({rounds})").format(target=s.aiming_at, rounds=rounds_text(s.aiming)))
     if s.riposte:
-        out.append(_("riposte due contre {name}").format(name=s.riposte))
+        out.append(_("riposte due : {name}").format(name=s.riposte))
     if s.held_by:
-        out.append(_("immobilisé par {name}").format(name=s.held_by))
+        out.append(_("{held} (prise : {name})").format(held=me.agree(_("immobilisé")), name=s.held_by))
     if s.down:
         out.append(_("à terre"))
     if s.wounds:
@@ -781,7 +842,7 @@ RULES = register(
                 label=_("Un échange"),
                 roles=(
                     Role("attacker", _("Attaquant"), EVERYONE),
-                    Role("defenders", _("Défenseur(s)"), EVERYONE, many=DEFENDERS_MAX, required=False),
+                    Role("defenders", _("Défenseurs"), EVERYONE, many=DEFENDERS_MAX, required=False),
                 ),
                 fill=fill,
                 apply=apply,

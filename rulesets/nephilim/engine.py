@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulesets.core.dice import D100, DiceRoll, DiceSlot, DiceSpec, is_double
+from rulesets.core.french import count, quote, signed, words
 from rulesets.core.i18n import _
 from rulesets.core.results import Event, Number, Result
 from rulesets.nephilim.model import (
@@ -47,7 +48,6 @@ from rulesets.nephilim.model import (
     RetenueOrder,
     Scenario,
 )
-from rulesets.nephilim.narrative import elide
 
 # Rule citations (sections of the seed).
 R_TYPES = "§1 Types de combattants"
@@ -96,11 +96,6 @@ TIER_LABELS = {
 }
 TERRIBLE = 8  # §15: "choc terrible ≥ 8"
 HEAVY = 4  # §15: "accuse le coup ≥ 4"
-
-
-def signed(value: int) -> str:
-    """``+3`` / ``−2`` with a true minus sign."""
-    return f"+{value}" if value >= 0 else f"−{-value}"
 
 
 # --------------------------------------------------------------------------- strikes
@@ -181,7 +176,7 @@ def dice_for(scn: Scenario) -> DiceSpec:
             if scn.rapid:
                 label = _("D100 attaque n°{n} — {name}").format(n=st.attack_number, name=scn.attacker.name)
             elif len(strikes) > 1 and not _shared(scn):
-                label = _("D100 attaque contre {name}").format(name=scn.defenders[st.defender_index].name)
+                label = _("D100 attaque contre {name}").format(name=scn.defenders[st.defender_index].who)
             else:
                 label = _("D100 attaque — {name}").format(name=scn.attacker.name)
             slots.append(DiceSlot(st.attack_slot, D100, label))
@@ -506,9 +501,9 @@ def _defence_conditions(panel: Panel, d: Defender) -> None:
         panel.add(
             "defence_condition",
             G_DEF,
-            _("{defence} nécessite un bouclier ou un objet : aucun bouclier porté, à vérifier à la table").format(
-                defence=d.defence.name
-            ),
+            _(
+                "La défense {defence} demande un bouclier ou un objet : aucun bouclier porté, à vérifier à la table"
+            ).format(defence=quote(d.defence.name)),
             "!",
             R_DEF_RANGED,
         )
@@ -516,7 +511,7 @@ def _defence_conditions(panel: Panel, d: Defender) -> None:
         panel.add(
             "defence_condition",
             G_DEF,
-            _("{defence} : {name} doit voir le lanceur").format(defence=d.defence.name, name=d.name),
+            _("{defence} : {d} {d:doit/doivent} voir le lanceur").format(defence=d.defence.name, d=d.who),
             "!",
             R_DEF_RANGED,
         )
@@ -767,10 +762,10 @@ def _damage(
     a, d, w = scn.attacker, s.defender, scn.attacker.weapon
     with_mag = w.mag > 0
 
-    def note(label: str, phys: int, mag: int, rule: str, kind: str = "damage", group: str = G_DMG) -> None:
+    def note(label: str, phys: int, mag: int, rule: str, kind: str = "damage", group: str = G_DMG, **data: Any) -> None:
         if panel:
             value = f"PHYS {signed(phys)}" + (f" · MAG {signed(mag)}" if mag else "")
-            panel.add(kind, group, label, value, rule, phys=phys, mag=mag)
+            panel.add(kind, group, label, value, rule, phys=phys, mag=mag, **data)
 
     # 2. Raw damage.
     phys, mag = w.phys, w.mag
@@ -836,20 +831,32 @@ def _damage(
     dt = d.defence
     if defence is not None and defence.success:
         if dt.success_cancel:
-            note(_("{defence} réussie : dommages annulés").format(defence=dt.name), -phys, -mag, R_DEF_MELEE, "defence")
+            note(
+                _("Défense {defence} réussie : dommages annulés").format(defence=quote(dt.name)),
+                -phys,
+                -mag,
+                R_DEF_MELEE,
+                "defence",
+            )
             phys = mag = 0
             cancelled = True
             no_minimum = dt.success_no_minimum
         elif dt.success_reduce_phys or dt.success_reduce_mag:
             new_phys, new_mag = max(0, phys - dt.success_reduce_phys), max(0, mag - dt.success_reduce_mag)
-            note(_("{defence} réussie").format(defence=dt.name), new_phys - phys, new_mag - mag, R_DEF_MELEE, "defence")
+            note(
+                _("Défense {defence} réussie").format(defence=quote(dt.name)),
+                new_phys - phys,
+                new_mag - mag,
+                R_DEF_MELEE,
+                "defence",
+            )
             phys, mag = new_phys, new_mag
             no_minimum = dt.success_no_minimum
         if dt.escapes and panel:
             panel.add(
                 "defence",
                 G_DMG,
-                _("{defence} réussie : les dommages restent").format(defence=dt.name),
+                _("Défense {defence} réussie : les dommages restent").format(defence=quote(dt.name)),
                 _("s'échappe"),
                 R_DEF_MELEE,
             )
@@ -857,13 +864,13 @@ def _damage(
             panel.add(
                 "defence",
                 G_NEXT,
-                _("{defence} réussie : riposte").format(defence=dt.name),
+                _("Défense {defence} réussie : riposte").format(defence=quote(dt.name)),
                 _("jet d'attaque requis"),
                 R_DEF_MELEE,
             )
     elif defence is not None and (dt.failure_add_phys or dt.failure_add_mag):
         note(
-            _("{defence} ratée").format(defence=dt.name),
+            _("Défense {defence} ratée").format(defence=quote(dt.name)),
             dt.failure_add_phys,
             dt.failure_add_mag,
             R_DEF_MELEE,
@@ -906,7 +913,7 @@ def _damage(
             whole_cancel = _("{name} : même élément que l'arme ({el})").format(name=c.effect, el=w.element.label)
     phys, mag = max(0, phys - prot_phys), max(0, mag - prot_mag)
     if whole_cancel:
-        note(whole_cancel, -phys, -mag, R_MANTLE, "cancel", G_PROT)
+        note(whole_cancel, -phys, -mag, R_MANTLE, "cancel", G_PROT, mantle=True)
         phys = mag = 0
         cancelled = no_minimum = True
     for c in def_fx:
@@ -967,7 +974,7 @@ def _damage(
     # 7. Magic sensitivity.
     if mag and not sensitive:
         note(
-            _("{name} n'est pas sensible aux dommages magiques").format(name=d.name),
+            _("{d.Subject} n'{d:est/sont} pas {d:~sensible} aux dommages magiques").format(d=d.who),
             0,
             -mag,
             R_SENS,
@@ -986,7 +993,7 @@ def _damage(
         panel.add(
             "taken",
             G_TAKEN,
-            _("{name} encaisse").format(name=d.name),
+            _("{d.Subject} {d:encaisse/encaissent}").format(d=d.who),
             f"PHYS {phys} · MAG {mag}",
             R_PIPE,
             phys=phys,
@@ -994,6 +1001,13 @@ def _damage(
             cancelled=cancelled,
         )
     return phys_raw, mag_raw, phys, mag, cancelled
+
+
+def _ignored(n: int) -> str:
+    """« 2 choix demandés au-delà de la marge disponible : ignorés » (issue 15: no « (s) »)."""
+    return _("{n} au-delà de la marge disponible : {ignored}").format(
+        n=count(n, _("choix demandé")), ignored=words(n, _("ignoré"))
+    )
 
 
 def _final_events(
@@ -1022,7 +1036,7 @@ def _final_events(
             "final_ignored",
             G_FINAL,
             a.name,
-            _("{n} choix demandé(s) au-delà de la marge disponible : ignoré(s)").format(n=a.margin_damage - att_used),
+            _ignored(a.margin_damage - att_used),
             R_MARGIN,
         )
     if defence is not None:
@@ -1039,9 +1053,7 @@ def _final_events(
                 "final_ignored",
                 G_FINAL,
                 d.name,
-                _("{n} choix demandé(s) au-delà de la marge disponible : ignoré(s)").format(
-                    n=d.margin_damage - def_used
-                ),
+                _ignored(d.margin_damage - def_used),
                 R_MARGIN,
             )
     panel.add(
@@ -1075,7 +1087,7 @@ def _info_events(scn: Scenario) -> list[Event]:
     out.append(
         Event(
             "initiative",
-            elide(_("Initiative et MV de {name} ({source})").format(name=a.name, source=source)),
+            _("Initiative et MV {a.de} ({source})").format(a=a.who, source=source),
             str(a.initiative_ka * mult),
             R_TYPES,
             G_INFO,
@@ -1086,7 +1098,9 @@ def _info_events(scn: Scenario) -> list[Event]:
         out.append(
             Event(
                 "no_defence",
-                _("{approach} : {name} ne peut pas se défendre ce round").format(approach=a.approach.name, name=a.name),
+                _("{approach} : {a} ne {a:peut/peuvent} pas se défendre ce round").format(
+                    approach=a.approach.name, a=a.who
+                ),
                 "—",
                 R_AM,
                 G_INFO,

@@ -177,14 +177,28 @@ EAU_FORTE = effect("Eau-forte des murailles d'Atlantis", "distance", behaviour="
 ARMURE_INVINCIBLE = effect("Armure invincible", "tous", cancel_all=True)
 
 
+# The grammar of the combatants' names (issue 15): Sahar is a proper name, feminine (a Nephilim
+# incarnated in a fencer); the others are common nouns with their article (« le Garde du corps »).
+PROPER_F: Row = {"article": "propre", "gender": "f", "elision": "auto"}
+DEFINITE_M: Row = {"article": "defini", "gender": "m", "elision": "auto"}
+DEFINITE_F: Row = {"article": "defini", "gender": "f", "elision": "auto"}
+
+
 def attacker(**fields: Any) -> Row:
-    base: Row = {"name": "Sahar", "kind": "nephilim", "degree": 6, "approach": STANDARD, "weapon": EPEE}
+    base: Row = {
+        "name": "Sahar",
+        "grammar": PROPER_F,
+        "kind": "nephilim",
+        "degree": 6,
+        "approach": STANDARD,
+        "weapon": EPEE,
+    }
     base.update(fields)
     return base
 
 
 def defender(**fields: Any) -> Row:
-    base: Row = {"name": "Garde du corps", "kind": "autre", "degree": 5, "defence": D_ENCAISSER}
+    base: Row = {"name": "Garde du corps", "grammar": DEFINITE_M, "kind": "autre", "degree": 5, "defence": D_ENCAISSER}
     base.update(fields)
     return base
 
@@ -403,10 +417,24 @@ def examples() -> tuple[Example, ...]:
             {
                 "mode": "tir",
                 "cadence": "raf_cont",
-                "attacker": {"name": "Mercenaire", "kind": "autre", "degree": 6, "approach": TIR_VISE, "weapon": AK47},
+                "attacker": {
+                    "name": "Mercenaire",
+                    "grammar": DEFINITE_M,
+                    "kind": "autre",
+                    "degree": 6,
+                    "approach": TIR_VISE,
+                    "weapon": AK47,
+                },
                 "defenders": [
                     defender(name="Vigile", defence=D_ENCAISSER_TIR, armour=armour("Gilet pare-balles léger", 2)),
-                    defender(name="Initiée", kind="initie", degree=4, defence=D_PARER_TIR, shield=CAVALIER),
+                    defender(
+                        name="Initiée",
+                        grammar=DEFINITE_F,
+                        kind="initie",
+                        degree=4,
+                        defence=D_PARER_TIR,
+                        shield=CAVALIER,
+                    ),
                     defender(
                         name="Nephilim",
                         kind="nephilim",

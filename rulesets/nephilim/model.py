@@ -16,8 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
+from rulesets.core.french import Grammar, Noun, quote
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
+from rulesets.nephilim.language import who
 
 # --------------------------------------------------------------------------- choices
 
@@ -539,6 +541,7 @@ class Attacker:
     """The attacker (§1): type, degree, Approche, weapon, approach and effects."""
 
     name: Annotated[str, Spec(label=_("Nom de l'attaquant"), max_length=120)] = "Attaquant"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     kind: Annotated[AttackerKind, Spec(label=_("Type d'attaquant"))] = AttackerKind.NEPHILIM
     degree: Annotated[int, _deg(_("Vécu ou Menace (degré)"), 0, 30)] = 5
     approach_element: Annotated[Element, Spec(label=_("Élément de l'Approche"))] = Element.NONE
@@ -564,6 +567,11 @@ class Attacker:
         if not self.name.strip():  # a blank name (a new form row) reads as the role
             object.__setattr__(self, "name", _("Attaquant"))
 
+    @property
+    def who(self) -> Noun:
+        """The attacker's name with its grammar, as the texts say it (issue 15)."""
+        return who(self.name, self.grammar)
+
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
         element, value = self.approach_element, self.approach_value
@@ -577,8 +585,8 @@ class Attacker:
             elif not self.approach.elements.has(element):
                 allowed = self.approach.elements.describe()
                 errors["approach_element"] = _(
-                    "L'Approche Ka-{element} n'est pas permise par {approach} (éléments : {allowed})."
-                ).format(element=element.label, approach=self.approach.name, allowed=allowed)
+                    "L'Approche Ka-{element} n'est pas permise par l'approche {approach} (éléments : {allowed})."
+                ).format(element=element.label, approach=quote(self.approach.name), allowed=allowed)
         if self.ka_feu and self.kind is not AttackerKind.NEPHILIM:
             errors["ka_feu"] = _("Seul un Nephilim ajoute son Ka-Feu aux dommages.")
         return errors
@@ -589,6 +597,7 @@ class Defender:
     """One defender (a column of the multi-defender table)."""
 
     name: Annotated[str, Spec(label=_("Nom du défenseur"), max_length=120)] = "Défenseur"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     kind: Annotated[DefenderKind, Spec(label=_("Type de défenseur"))] = DefenderKind.AUTRE
     sensitivity: Annotated[Sensitivity, Spec(label=_("Sensibilité magique"))] = Sensitivity.AUTO
     degree: Annotated[int, _deg(_("Vécu ou Menace (degré de défense)"), 0, 30)] = 5
@@ -614,6 +623,11 @@ class Defender:
             object.__setattr__(self, "name", _("Défenseur"))
 
     @property
+    def who(self) -> Noun:
+        """The defender's name with its grammar, as the texts say it (issue 15)."""
+        return who(self.name, self.grammar)
+
+    @property
     def protections(self) -> tuple[tuple[str, Protection], ...]:
         """The protections worn, by slot ("armour", "shield", "other")."""
         return (("armour", self.armour), ("shield", self.shield), ("other", self.other))
@@ -636,7 +650,7 @@ class Defender:
             allowed = self.defence.elements.describe()
             errors["approach_element"] = _(
                 "L'Approche Ka-{element} n'est pas permise par la défense {defence} (éléments : {allowed})."
-            ).format(element=element.label, defence=self.defence.name, allowed=allowed)
+            ).format(element=element.label, defence=quote(self.defence.name), allowed=allowed)
         return errors
 
 
@@ -668,6 +682,11 @@ class Settings:
 
 DEFENDERS_MAX = 6
 
+# How the messages say an attack type (issue 15: « ne s'emploie pas au tir », not « en distance — tir »).
+MODE_IN = {Mode.MELEE: "en mêlée", Mode.RANGED: "au tir", Mode.THROWN: "au lancer"}
+ATTACK_OF = {Mode.MELEE: "à une attaque en mêlée", Mode.RANGED: "à un tir", Mode.THROWN: "à une arme lancée"}
+WEAPON_KIND = {Mode.MELEE: "une arme de mêlée", Mode.RANGED: "une arme de tir", Mode.THROWN: "une arme de lancer"}
+
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
@@ -697,19 +716,19 @@ class Scenario:
         errors: dict[str, str] = {}
         attacker, weapon, approach = self.attacker, self.attacker.weapon, self.attacker.approach
         if approach.kind.mode is not self.mode:
-            errors["attacker.approach.kind"] = _("L'approche {approach} ne s'emploie pas en {mode}.").format(
-                approach=approach.name, mode=self.mode.label.lower()
+            errors["attacker.approach.kind"] = _("L'approche {approach} ne s'emploie pas {mode}.").format(
+                approach=quote(approach.name), mode=_(MODE_IN[self.mode])
             )
         expected = self.mode
         if approach.kind is ApproachKind.TIR_INSTINCTIF:
             expected = Mode.RANGED
         if weapon.category is not expected:
-            errors["attacker.weapon.category"] = _(
-                "L'arme {weapon} ({category}) ne convient pas : il faut une arme de type {expected}."
-            ).format(weapon=weapon.name, category=weapon.category.label.lower(), expected=expected.label.lower())
+            errors["attacker.weapon.category"] = _("{weapon} est {category} : il faut {expected}.").format(
+                weapon=quote(weapon.name), category=_(WEAPON_KIND[weapon.category]), expected=_(WEAPON_KIND[expected])
+            )
         if self.cadence is not Cadence.UNIQUE and not weapon.cadences.allows(self.cadence):
-            errors["cadence"] = _("L'arme {weapon} ne permet pas la cadence « {cadence} ».").format(
-                weapon=weapon.name, cadence=self.cadence.label
+            errors["cadence"] = _("L'arme {weapon} ne permet pas la cadence {cadence}.").format(
+                weapon=quote(weapon.name), cadence=quote(self.cadence.label)
             )
         if len(self.defenders) > 1:
             if self.cadence is Cadence.UNIQUE:
@@ -722,14 +741,14 @@ class Scenario:
                 errors["attacker.ammunition"] = _("Les munitions ne s'emploient qu'avec une arme à feu.")
             elif ammo.compatible and weapon.name != ammo.compatible:
                 errors["attacker.ammunition"] = _("La munition {ammo} ne convient pas à l'arme {weapon}.").format(
-                    ammo=ammo.name, weapon=weapon.name
+                    ammo=quote(ammo.name), weapon=quote(weapon.name)
                 )
         for i, effect in enumerate(self.defender_effects):
             if effect.target > len(self.defenders):
                 errors[f"defender_effects.{i}.target"] = _("Il n'y a pas de défenseur n°{n}.").format(n=effect.target)
         for i, defender in enumerate(self.defenders):
             if defender.defence.context is not self.mode:
-                errors[f"defenders.{i}.defence"] = _(
-                    "La défense {defence} ne répond pas à une attaque en {mode}."
-                ).format(defence=defender.defence.name, mode=self.mode.label.lower())
+                errors[f"defenders.{i}.defence"] = _("La défense {defence} ne répond pas {attack}.").format(
+                    defence=quote(defender.defence.name), attack=_(ATTACK_OF[self.mode])
+                )
         return errors

@@ -50,7 +50,7 @@ def test_a_burst_against_two_defenders_resolves_on_a_phone(browser, live_server,
     final = page.inner_text("#final")
     assert "Vigile encaisse" in final
     assert "Chauffeur encaisse" in final
-    assert "8 PHYS · 0 MAG" in final  # AK-47 4 + continuous burst (5 − 1 for two targets)
+    assert "8\u00a0PHYS · 0\u00a0MAG" in final  # AK-47 4 + continuous burst (5 − 1 for two targets)
     assert page.is_visible("#odds svg")
     shot(page, "nephilim-burst-phone")
     context.close()
@@ -82,7 +82,7 @@ def test_a_creature_and_a_spell_in_a_defenders_column_on_a_phone(browser, live_s
     page.click("#resolve-button")
     page.wait_for_selector("#story")
     final = page.inner_text("#final")
-    assert re.search(r"Défenseur encaisse\s+4 PHYS · 0 MAG", final), final
-    assert re.search(r"Défenseur encaisse\s+0 PHYS · 0 MAG", final), final
+    assert re.search(r"Le défenseur encaisse\s+4\s+PHYS · 0\s+MAG", final), final
+    assert re.search(r"Le défenseur encaisse\s+0\s+PHYS · 0\s+MAG", final), final
     shot(page, "nephilim-column-spell-phone")
     context.close()

@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from bestiary.nephilim.models import Creature
 from encounters.models import Combatant
+from rulesets.core.french import typography as fr
 from rulesets.core.schema import flatten, parse, to_data
 from rulesets.nephilim.encounter import CombatantState
 from rulesets.nephilim.examples import CAVALIER, D_CONTRE, D_PARER, D_PARER_TIR, EPEE, PRINCE, RAPIDE, armour
@@ -19,6 +20,8 @@ from tests.factories_encounters import EncounterFactory
 from tests.pages import text
 
 pytestmark = pytest.mark.django_db
+
+PROPER_M = {"article": "propre", "gender": "m", "elision": "auto"}  # a name typed by hand
 
 
 @pytest.fixture(autouse=True)
@@ -119,12 +122,12 @@ def test_the_seeds_margin_example_carries_both_choices_to_the_next_round_then_ex
     assert s["Rival"]["phys_taken"] == 2  # 1 before the choices, +2 −1 in the Résultat final
     assert s["Rival"]["defences"] == 1
     assert s["Rival"]["modifiers_next"] == [
-        {"source": "Marge > 10 : −1 défense adverse", "by": "Sahar", "attack": 0, "defence": -2}
+        {"source": "Marge > 10 : −1 défense adverse", "by": "Sahar", "attack": 0, "defence": -2, "by_grammar": PROPER_M}
     ]
     assert s["Sahar"]["modifiers_next"] == [
-        {"source": "Marge > 10 : −1 attaque adverse", "by": "Rival", "attack": -1, "defence": 0}
+        {"source": "Marge > 10 : −1 attaque adverse", "by": "Rival", "attack": -1, "defence": 0, "by_grammar": PROPER_M}
     ]
-    assert "Au round suivant, Rival subira −2 en défense (Marge > 10 : −1 défense adverse, de Sahar)." in (
+    assert fr("Au round suivant, Rival subira −2 en défense (Marge > 10 : −1 défense adverse, par Sahar).") in (
         last(encounter).story
     )
 
@@ -173,7 +176,7 @@ def test_attaque_rapide_takes_two_defences_and_leaves_the_attacker_without_one(c
     assert s["Sahar"]["cannot_defend"] is True
     assert s["Sahar"]["attacked"] is True
     assert s["Sahar"]["approach"]["name"] == "Attaque rapide"
-    assert "Sahar — Ne peut plus se défendre ce round : non → oui" in last(encounter).lines
+    assert fr("Sahar — Ne peut plus se défendre ce round : non → oui") in last(encounter).lines
 
     # The Sbire strikes back: Sahar cannot defend, « Encaisser (déf. impossible) », no defence die.
     url = open_calculator(client, encounter, "nephilim", attacker=sbire, defenders=sahar)
@@ -225,7 +228,8 @@ def test_a_continuous_burst_wounds_each_column_with_its_own_numbers(client, enco
     assert [s[n]["phys_taken"] for n in ("Vigile", "Initiée", "Nephilim")] == [5, 1, 3]
     assert [s[n]["defences"] for n in ("Vigile", "Initiée", "Nephilim")] == [0, 1, 0]
     assert s["Mercenaire"]["aiming"] == 0  # the shot ends the aim
-    assert "Vigile encaisse 5 PHYS ; en tout, 5 PHYS et 0 MAG." in last(encounter).story
+    assert fr("Vigile encaisse 5\u00a0PHYS ; en tout, 5\u00a0PHYS et 0\u00a0MAG.") in last(encounter).story
+    assert s["Mercenaire"]["grammar"] == {"article": "defini", "gender": "m", "elision": "auto"}  # the bestiary's
 
 
 def test_attaque_etrange_costs_the_target_two_on_every_action_next_round(client, encounter):
@@ -250,7 +254,7 @@ def test_attaque_etrange_costs_the_target_two_on_every_action_next_round(client,
     )
     s = states(encounter)
     assert s["Loup gris"]["modifiers_next"] == [
-        {"source": "Attaque étrange", "by": "Maître Oriel", "attack": -2, "defence": -2}
+        {"source": "Attaque étrange", "by": "Maître Oriel", "attack": -2, "defence": -2, "by_grammar": PROPER_M}
     ]
     assert s["Maître Oriel"]["approach"]["name"] == "Attaque étrange"
     # the remembered approach allows Lune: the Ka-Lune is filled by itself next time
@@ -279,7 +283,7 @@ def test_prince_de_la_spirale_costs_three_on_the_next_rounds_attack(client, enco
     )
     s = states(encounter)
     assert s["Rival"]["modifiers_next"] == [
-        {"source": "Prince de la spirale", "by": "Sahar", "attack": -3, "defence": 0}
+        {"source": "Prince de la spirale", "by": "Sahar", "attack": -3, "defence": 0, "by_grammar": PROPER_M}
     ]
     advance(client, encounter)
     url = open_calculator(client, encounter, "nephilim", attacker=rival, defenders=sahar)
@@ -295,7 +299,11 @@ def test_an_aim_counts_at_each_end_of_round_and_fills_the_shot(client, encounter
     advance(client, encounter)
     advance(client, encounter)
     assert states(encounter)["Chasseur des Cévennes"]["aiming"] == 2
-    assert "Chasseur des Cévennes garde Loup gris en ligne de mire : 2 rounds de visée." in last(encounter).story
+    # both bestiary names with their article (issue 15): « le Chasseur des Cévennes », « le Loup gris »
+    assert (
+        fr("Le Chasseur des Cévennes garde le Loup gris en ligne de mire : 2\u00a0rounds de visée.")
+        in last(encounter).story
+    )
     url = open_calculator(client, encounter, "nephilim", attacker=chasseur, defenders=loup)
     assert "attacker.approach.name=Tir+%28%2B2%2C+2r%29" in url
     assert "attacker.approach.attack_modifier=2&" in url
@@ -327,12 +335,12 @@ def test_a_successful_counter_attack_leaves_a_riposte_due_that_is_proposed_then_
     page = client.get(detail_url(encounter)).content.decode()
     attacker_select = re.search(r'name="role\.attacker".*?</select>', page, re.S).group(0)
     assert re.search(rf'value="{rival.pk}"\s+selected', attacker_select)  # the riposte comes first
-    assert "riposte due contre Sahar" in text(client.get(detail_url(encounter)))
+    assert "riposte due : Sahar" in text(client.get(detail_url(encounter)))  # text() folds the no-break spaces
     advance(client, encounter)
     assert states(encounter)["Rival"]["riposte"] == "Sahar"  # still due in the next round
     advance(client, encounter)
     assert states(encounter)["Rival"]["riposte"] == ""
-    assert "Rival n'a pas riposté contre Sahar : l'occasion est passée." in last(encounter).story
+    assert fr("Rival n'a pas riposté contre Sahar : l'occasion est passée.") in last(encounter).story
 
 
 def test_a_riposte_taken_clears_it_without_spending_the_round_attack(client, encounter):

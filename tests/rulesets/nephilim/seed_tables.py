@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.core.french import elide
+
 Row = dict[str, Any]
 
 # §2 Approches d'attaque — mêlée (AM)
@@ -244,7 +246,7 @@ ELEMENTAL_ARMOURS: list[Row] = [
     _prot("Tissus impérissables du temps (invoc. Ka-Lune)", 4, 4, magical=True),
 ]
 MANTLES: list[Row] = [
-    _prot(f"Manteau élémentaire de {name}", 3, 3, "manteau", True, element)
+    _prot(f"Manteau élémentaire {elide('de', name)}", 3, 3, "manteau", True, element)
     for name, element in (("Feu", "feu"), ("Eau", "eau"), ("Terre", "terre"), ("Air", "air"), ("Lune", "lune"))
 ]
 OTHER_PROTECTIONS: list[Row] = [

@@ -11,6 +11,7 @@ import pytest
 
 from rulesets.core.dice import fixed_roll
 from rulesets.core.encounter import Entry, Fighter, Table, get
+from rulesets.core.french import typography as fr
 from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
 from rulesets.nephilim.encounter import (
     PJ,
@@ -213,7 +214,7 @@ def test_several_defenders_take_the_first_cadence_of_the_weapon_that_reaches_the
     assert "cadence" not in fill({"attacker": (bow,), "defenders": targets}, ROUND_1, ROWS)
     with pytest.raises(ScenarioError) as err:  # the page says why, on its field
         page({"attacker": (bow,), "defenders": targets})
-    assert err.value.errors["defenders"] == "Plusieurs défenseurs : seulement en coup par coup ou en rafale."
+    assert err.value.errors["defenders"] == fr("Plusieurs défenseurs : seulement en coup par coup ou en rafale.")
 
 
 def test_this_rounds_modifiers_are_filled_as_the_report_and_next_rounds_are_not() -> None:
@@ -251,10 +252,10 @@ def test_the_seeds_margin_example_is_written_as_next_round_modifiers_both_ways()
     assert s.attacked
     assert not s.cannot_defend
     assert applied.story == (
-        "Rival encaisse 2 PHYS ; en tout, 2 PHYS et 0 MAG.",
+        "Rival encaisse 2\u00a0PHYS ; en tout, 2\u00a0PHYS et 0\u00a0MAG.",
         "Prochaine défense de Rival ce round : la n°2 (−2).",
-        "Au round suivant, Rival subira −2 en défense (Marge > 10 : −1 défense adverse, de Sahar).",
-        "Au round suivant, Sahar subira −1 en attaque (Marge > 10 : −1 attaque adverse, de Rival).",
+        "Au round suivant, Rival subira −2 en défense (Marge > 10 : −1 défense adverse, par Sahar).",
+        "Au round suivant, Sahar subira −1 en attaque (Marge > 10 : −1 attaque adverse, par Rival).",
     )
 
 
@@ -354,7 +355,8 @@ def test_a_full_list_of_next_round_modifiers_is_noted_not_overflowed() -> None:
     )
     assert len(applied.states["r"].modifiers_next) == 12
     assert applied.notes == (
-        "Rival : déjà 12 modificateurs au round suivant, « −1 en défense (Marge > 10 : −1 défense adverse, de Sahar) » n'est pas noté.",
+        "Rival : déjà 12\u00a0modificateurs au round suivant, « −1 en défense (Marge > 10 : −1 défense adverse, "
+        "par Sahar) » n'est pas noté.",
     )
 
 
@@ -403,8 +405,8 @@ def test_the_end_of_the_round_resets_the_round_and_shifts_the_modifiers() -> Non
     assert "i" not in applied.states  # nothing to change
     assert applied.story == (
         "Fin du round 1 : le round 2 commence.",
-        "Sahar ne subit plus −2 en attaque et −2 en défense (Attaque étrange, d'Oriel).",
-        "Sahar subit ce round −3 en attaque (Prince de la spirale, de Rival).",
+        "Sahar ne subit plus −2 en attaque et −2 en défense (Attaque étrange, par Oriel).",
+        "Sahar subit ce round −3 en attaque (Prince de la spirale, par Rival).",
     )
 
 
@@ -461,11 +463,11 @@ def test_the_badges_say_the_type_the_defences_and_the_modifiers() -> None:
     assert badges(s, ROUND_1, TABLE) == (
         "Nephilim",
         "a attaqué",
-        "2 défenses, prochaine n°3",
+        "2\u00a0défenses, prochaine n°3",
         "ce round : att. −2, déf. −2",
         "round suivant : att. −3",
-        "vise Rival (1 r)",
-        "immobilisé par Golem",
+        "cible visée : Rival (1\u00a0round)",
+        "immobilisé (prise : Golem)",
         "blessures −2",
     )
     vigile = f("v", PNJ, name="Vigile", type="autre", cannot_defend=True, defences=1)
@@ -547,7 +549,7 @@ def test_a_state_that_breaks_a_rule_is_refused_in_french_on_its_field(
 ) -> None:
     with pytest.raises(ScenarioError) as err:
         parse(CombatantState, {"name": "X", **fields})
-    assert err.value.errors[key] == message
+    assert err.value.errors[key] == fr(message)
 
 
 def test_a_bestiary_preset_gives_both_halves_and_an_entry_without_a_defence_half_falls_back() -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from rulesets.core.french import typography as fr
 from rulesets.core.registry import get
 from rulesets.core.request import resolve
 from rulesets.core.schema import ScenarioError, json_schema
@@ -31,24 +32,24 @@ def melee(att: dict[str, Any] | None = None, *defenders: dict[str, Any], **extra
 
 def test_a_degree_out_of_bounds_names_the_field_and_its_bounds() -> None:
     errors = errors_of(melee(attacker(degree=45)))
-    assert errors == {"scenario.attacker.degree": "Vécu ou Menace (degré) : doit être entre 0 et 30 (reçu 45)."}
+    assert errors == {"scenario.attacker.degree": fr("Vécu ou Menace (degré) : doit être entre 0 et 30 (reçu 45).")}
 
 
 def test_an_unknown_choice_lists_the_french_choices() -> None:
     errors = errors_of(melee(attacker(kind="dragon")))
-    assert "choix inconnu « dragon »" in errors["scenario.attacker.kind"]
+    assert fr("choix inconnu « dragon »") in errors["scenario.attacker.kind"]
     assert "Humain initié" in errors["scenario.attacker.kind"]
 
 
 def test_a_text_where_a_number_is_expected() -> None:
     errors = errors_of(melee(attacker(), defender(defence_number="deux")))
-    assert errors["scenario.defenders.0.defence_number"] == "Défense n° : nombre entier attendu."
+    assert errors["scenario.defenders.0.defence_number"] == fr("Défense n° : nombre entier attendu.")
 
 
 def test_an_approach_element_not_allowed_by_the_attack_approach() -> None:
     errors = errors_of(melee(attacker(approach=approach("Attaque en force"), approach_element="eau", approach_value=3)))
-    assert errors["scenario.attacker.approach_element"] == (
-        "L'Approche Ka-Eau n'est pas permise par Attaque en force (éléments : Feu, Terre)."
+    assert errors["scenario.attacker.approach_element"] == fr(
+        "L'Approche Ka-Eau n'est pas permise par l'approche « Attaque en force » (éléments : Feu, Terre)."
     )
 
 
@@ -69,19 +70,19 @@ def test_ka_feu_is_a_nephilim_bonus() -> None:
 
 def test_a_defender_approach_not_allowed_by_the_defence_type() -> None:
     errors = errors_of(melee(attacker(), defender(defence=defence("Parer"), approach_element="eau", approach_value=2)))
-    assert "n'est pas permise par la défense Parer" in errors["scenario.defenders.0.approach_element"]
+    assert fr("n'est pas permise par la défense « Parer »") in errors["scenario.defenders.0.approach_element"]
 
 
 def test_a_ranged_weapon_in_melee_needs_tir_instinctif() -> None:
     errors = errors_of(melee(attacker(weapon=weapon("Arc"))))
-    assert "il faut une arme de type mêlée" in errors["scenario.attacker.weapon.category"]
+    assert errors["scenario.attacker.weapon.category"] == fr("« Arc » est une arme de tir : il faut une arme de mêlée.")
 
 
 def test_a_melee_approach_cannot_shoot() -> None:
     errors = errors_of(
         melee(attacker(weapon=weapon("Arc")), defender(defence=defence("Encaisser les dommages", "tir")), mode="tir")
     )
-    assert errors["scenario.attacker.approach.kind"] == "L'approche Standard ne s'emploie pas en distance — tir."
+    assert errors["scenario.attacker.approach.kind"] == fr("L'approche « Standard » ne s'emploie pas au tir.")
 
 
 def test_a_cadence_the_weapon_does_not_have() -> None:
@@ -93,22 +94,22 @@ def test_a_cadence_the_weapon_does_not_have() -> None:
             cadence="raf_cont",
         )
     )
-    assert errors["scenario.cadence"] == "L'arme Arc ne permet pas la cadence « Rafale continue »."
+    assert errors["scenario.cadence"] == fr("L'arme « Arc » ne permet pas la cadence « Rafale continue ».")
 
 
 def test_several_defenders_need_coup_par_coup_or_a_burst() -> None:
     errors = errors_of(melee(attacker(), defender(), defender(name="Autre")))
-    assert errors["scenario.defenders"] == "Plusieurs défenseurs : seulement en coup par coup ou en rafale."
+    assert errors["scenario.defenders"] == fr("Plusieurs défenseurs : seulement en coup par coup ou en rafale.")
 
 
 def test_too_many_defenders() -> None:
     errors = errors_of(melee(attacker(), *[defender(name=f"D{i}") for i in range(7)]))
-    assert errors["scenario.defenders"] == "Défenseurs : au plus 6 élément(s)."
+    assert errors["scenario.defenders"] == fr("Défenseurs : au plus 6\u00a0éléments.")
 
 
 def test_no_defender_at_all() -> None:
     errors = errors_of({"scenario": {"defenders": []}})
-    assert errors["scenario.defenders"] == "Défenseurs : au moins 1 élément(s)."
+    assert errors["scenario.defenders"] == fr("Défenseurs : au moins 1\u00a0élément.")
 
 
 def test_ammunition_for_an_incompatible_weapon() -> None:
@@ -125,8 +126,8 @@ def test_ammunition_for_an_incompatible_weapon() -> None:
             mode="tir",
         )
     )
-    assert errors["scenario.attacker.ammunition"] == (
-        "La munition Balles blindées d'armes de poing ne convient pas à l'arme Fusil d'assaut AK-47."
+    assert errors["scenario.attacker.ammunition"] == fr(
+        "La munition « Balles blindées d'armes de poing » ne convient pas à l'arme « Fusil d'assaut AK-47 »."
     )
 
 
@@ -138,7 +139,9 @@ def test_ammunition_needs_a_firearm() -> None:
 
 def test_a_defence_type_of_the_wrong_context() -> None:
     errors = errors_of(melee(attacker(), defender(defence=defence("Encaisser les dommages", "tir"))))
-    assert "ne répond pas à une attaque en mêlée" in errors["scenario.defenders.0.defence"]
+    assert errors["scenario.defenders.0.defence"] == fr(
+        "La défense « Encaisser les dommages » ne répond pas à une attaque en mêlée."
+    )
 
 
 def test_a_mantle_effect_needs_an_element() -> None:
@@ -161,7 +164,7 @@ def test_an_unknown_field_is_refused() -> None:
 
 def test_a_typed_die_that_is_not_a_face() -> None:
     errors = errors_of({**melee(), "dice": {"attaque.1": "101"}})
-    assert errors["dice.attaque.1"].startswith("D100 attaque — Sahar : « 101 » n'est pas une face du dé D100")
+    assert errors["dice.attaque.1"].startswith(fr("D100 attaque — Sahar : « 101 » n'est pas une face du dé D100"))
 
 
 def test_a_typed_die_the_rules_do_not_read() -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rulesets.core.dice import fixed_roll
+from rulesets.core.french import typography as fr
 from rulesets.nephilim.engine import dice_for, plan, read_roll, resolve
+from rulesets.nephilim.examples import DEFINITE_M
 from rulesets.nephilim.model import Scenario
 from tests.rulesets.nephilim.helpers import (
     approach,
@@ -265,7 +267,7 @@ def test_a_glaive_pierces_mundane_armour() -> None:
 def test_a_glaive_against_a_mantle_of_the_same_element_is_cancelled_entirely() -> None:
     scn = scenario(
         attacker(weapon=weapon("Glaive élémentaire d'Air")),
-        defender(protections=[protection("Manteau élémentaire de Air")]),
+        defender(protections=[protection("Manteau élémentaire d'Air")]),
     )
     result = run(scn, attaque_1=22)  # even a critique
     assert (result.numbers["phys_taken"], result.numbers["mag_taken"], result.numbers["cancelled"]) == (0, 0, True)
@@ -658,7 +660,9 @@ def test_parer_arme_projectiles_reminds_that_it_needs_a_shield_or_an_object() ->
         ),
     )
     assert _conditions(bare, attaque_1=20, defense_1=20) == [
-        "Parer arme projectiles nécessite un bouclier ou un objet : aucun bouclier porté, à vérifier à la table"
+        fr(
+            "La défense « Parer arme projectiles » demande un bouclier ou un objet : aucun bouclier porté, à vérifier à la table"
+        )
     ]
     assert _conditions(shielded, attaque_1=20, defense_1=20) == []
     assert run(bare, attaque_1=20, defense_1=20).numbers["phys_taken"] == 1  # 2 − 2, minimum 1: unchanged
@@ -670,5 +674,11 @@ def test_esquiver_arme_lancee_reminds_that_the_defender_must_see_the_thrower() -
         defender(name="Garde", defence=defence("Esquiver arme lancée", "lancer")),
         mode="lancer",
     )
-    assert _conditions(scn, attaque_1=20, defense_1=20) == ["Esquiver arme lancée : Garde doit voir le lanceur"]
+    assert _conditions(scn, attaque_1=20, defense_1=20) == [fr("Esquiver arme lancée : Garde doit voir le lanceur")]
+    scn = scenario(
+        attacker(approach=approach("Lancer"), weapon=weapon("Javelot")),
+        defender(name="Vigile", grammar=DEFINITE_M, defence=defence("Esquiver arme lancée", "lancer")),
+        mode="lancer",
+    )
+    assert _conditions(scn, attaque_1=20, defense_1=20) == [fr("Esquiver arme lancée : le Vigile doit voir le lanceur")]
     assert run(scn, attaque_1=20, defense_1=20).numbers["phys_taken"] == 0
