@@ -80,3 +80,48 @@ def test_a_factory_npc_appears_in_the_presets():
     npc = EncoreNPCFactory(name="Gobelin")
     group = next(g for g in presets() if g.key == "npc")
     assert group.find(str(npc.pk)).values["name"] == "Gobelin"
+
+
+def test_every_fixture_npc_says_its_name_with_an_explicit_grammar():
+    """Issue 15, item 2: each row of fixtures/encore.json chooses its article, gender and elision."""
+    import json
+    from pathlib import Path
+
+    data = json.loads(Path("fixtures/encore.json").read_text(encoding="utf-8"))
+    rows = [r for r in data if r["model"] == "encore.npc"]
+    assert rows
+    for row in rows:
+        assert {"article", "gender", "elision"} <= set(row["fields"]), row["fields"]["name"]
+    said = {r["fields"]["name"]: r for r in rows}
+    assert said["Sorcière des marais"]["fields"]["gender"] == "f"
+    assert said["Hors-la-loi"]["fields"]["elision"] == "non"  # « le hors-la-loi »: an aspirated h
+
+
+def test_the_fixture_names_read_with_their_article(fixtures):
+    nouns = {n.name: n.noun for n in NPC.objects.all()}
+    assert nouns["Arbalétrier"].de == "de l'Arbalétrier"
+    assert nouns["Hors-la-loi"].de == "du Hors-la-loi"
+    assert nouns["Ogre des collines"].a == "à l'Ogre des collines"
+    assert nouns["Chien de garde"].a == "au Chien de garde"
+    assert nouns["Sorcière des marais"].Subject == "La Sorcière des marais"
+
+
+def test_a_new_npc_defaults_to_a_masculine_common_noun():
+    npc = EncoreNPCFactory(name="Gobelin")
+    assert npc.noun.subject == "le Gobelin"
+
+
+def test_the_npc_presets_carry_the_names_grammar(fixtures):
+    from bestiary.encore.web import presets
+
+    witch = NPC.objects.get(name="Sorcière des marais")
+    values = next(g for g in presets() if g.key == "npc").find(str(witch.pk)).values
+    assert (values["grammar.article"], values["grammar.gender"], values["grammar.elision"]) == ("defini", "f", "auto")
+
+
+def test_the_admin_shows_the_names_grammar(admin_client, fixtures):
+    witch = NPC.objects.get(name="Sorcière des marais")
+    body = admin_client.get(f"/admin/encore/npc/{witch.pk}/change/").content.decode()
+    assert "Grammaire du nom" in body
+    for field in ("article", "gender", "elision"):
+        assert f'name="{field}"' in body

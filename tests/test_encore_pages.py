@@ -140,7 +140,7 @@ def test_a_typed_die_that_is_not_a_face_comes_back_on_its_input_with_everything_
     response = client.post("/encore/", data)
     assert response.status_code == 422
     body = response.content.decode()
-    assert "« 9 » n&#x27;est pas une face du dé d6" in body
+    assert "«\u202f9\u202f» n&#x27;est pas une face du dé d6" in body
     assert 'name="dice.pc.2" value="9"' in body
     assert 'name="pc.name" value="Aldric"' in body
 
@@ -226,7 +226,7 @@ def test_a_hand_made_url_cannot_ask_for_a_million_rows(client):
     response = client.get("/encore/", {"_f": "1", "npcs.999999.menace": "2"})
     assert response.status_code == 400
     body = response.content.decode()
-    assert "désigne la ligne « 999999 »" in body
+    assert "désigne la ligne «\u202f999999\u202f»" in body
     assert 'name="npcs.0.menace"' in body
     assert 'name="npcs.1.menace"' not in body
 

@@ -14,10 +14,22 @@ from tests.pages import NBSP, plain
 from tests.test_table_mode import controls, form_data
 
 URL = "/encore/"
+NNBSP = "\u202f"
+
+
+def flat(text):
+    """``plain``, the narrow no-break spaces (before « : », inside « ») read as spaces too; the
+    exact typography has its own test below."""
+    if isinstance(text, list):
+        return [flat(t) for t in text]
+    return plain(text).replace(NNBSP, " ")
+
 
 ONE = {
     "action": "attaque",
     "npcs.0.name": "Arbalétrier",
+    "npcs.0.grammar.article": "defini",
+    "npcs.0.grammar.gender": "m",
     "npcs.0.menace": "2",
     "strike.enabled": "on",
     "strike.striker": "1",
@@ -34,7 +46,7 @@ def test_an_attack_on_several_npcs_becomes_an_area_attack():
     data = {**ONE, "npcs.1.name": "Brigand", "npcs.1.menace": "1"}
     settled = settle(data)
     assert settled.changes == {"action": "zone"}
-    assert plain(settled.notes) == ["Plusieurs PNJ visés : action « Arme de zone contre plusieurs PNJ »."]
+    assert flat(settled.notes) == ["Plusieurs PNJ visés : action « Arme de zone contre plusieurs PNJ »."]
 
 
 def test_a_manoeuvre_on_several_npcs_is_left_to_the_game_master():
@@ -48,14 +60,14 @@ def test_the_striker_is_one_of_the_npcs_targeted():
     last NPC."""
     settled = settle({**ONE, "strike.striker": "2"})
     assert settled.changes == {"strike.striker": "1"}
-    assert plain(settled.notes) == ["PNJ qui frappe : le n°1, le dernier des PNJ visés."]
+    assert flat(settled.notes) == ["PNJ qui frappe : le n°1, le dernier des PNJ visés."]
 
 
 def test_a_focused_strike_takes_at_most_the_menace():
     """« Les attaques des PNJ »: « concentrer … jusqu'à autant d'attaques que la Menace du PNJ »."""
     settled = settle({**ONE, "npcs.0.menace": "1", "strike.attacks": "3"})
     assert settled.changes == {"strike.attacks": "1"}
-    assert plain(settled.notes) == ["Attaques concentrées : 1 au plus, la Menace du PNJ n°1 (Arbalétrier)."]
+    assert flat(settled.notes) == ["Attaques concentrées : 1 au plus, la Menace de l'Arbalétrier (PNJ n°1)."]
 
 
 def test_a_focused_strike_takes_at_most_the_attacks_left():
@@ -63,7 +75,7 @@ def test_a_focused_strike_takes_at_most_the_attacks_left():
     silently produces no strike, it offers the counts still possible."""
     settled = settle({**ONE, "npcs.0.menace": "3", "npcs.0.attacks_left": "2", "strike.attacks": "3"})
     assert settled.changes == {"strike.attacks": "2"}
-    assert "ce qui reste ce tour au PNJ n°1" in plain(settled.notes[0])
+    assert "ce qui reste ce tour à l'Arbalétrier (PNJ n°1)" in flat(settled.notes[0])
     # none left: the NPC does not strike, the engine says so; nothing to settle
     assert settle({**ONE, "npcs.0.attacks_left": "0", "strike.attacks": "2"}).changes == {}
 
@@ -72,7 +84,7 @@ def test_nobody_interposes_before_a_boss():
     """« Le coup de boss et les manifestations d'une calamité frappent chacun : on ne s'interpose pas. »"""
     settled = settle({**ONE, "npcs.0.name": "Ogre des collines", "npcs.0.boss": "on", "strike.interpose": "on"})
     assert settled.changes == {"strike.interpose": None}
-    assert plain(settled.notes) == ["Personne ne s'interpose devant un coup de boss (Ogre des collines)."]
+    assert flat(settled.notes) == ["Personne ne s'interpose devant le coup de boss de l'Ogre des collines."]
 
 
 def test_an_npc_row_added_without_a_name_is_named_after_its_number():
@@ -80,7 +92,7 @@ def test_an_npc_row_added_without_a_name_is_named_after_its_number():
     (« Ajouter un PNJ ») is « PNJ n°2 » until it is chosen in the bestiary or named."""
     settled = settle({**ONE, "action": "zone", "npcs.1.name": ""})
     assert settled.changes == {"npcs.1.name": "PNJ n°2"}
-    assert plain(settled.notes) == ["PNJ n°2 : à choisir dans le bestiaire ou à nommer."]
+    assert flat(settled.notes) == ["PNJ n°2 : à choisir dans le bestiaire ou à nommer."]
 
 
 def test_a_valid_scene_is_never_changed():
@@ -120,7 +132,7 @@ def test_the_page_leads_with_the_action_the_roll_and_the_names(client):
         "pc.bonus_dice",
         "npcs.0.name",
     ]
-    body = plain(html.unescape(response.content.decode()))
+    body = flat(html.unescape(response.content.decode()))
     for line in (
         "À mains nues : 1 dégât",
         "Sans Protection",
@@ -135,7 +147,7 @@ def test_the_summary_lines_follow_the_bestiary_picks(client):
     sword = Weapon.objects.get(name="Épée longue")
     data = page_data(client, **{"_load": "preset.weapon", "preset.weapon": str(sword.pk)})
     response = client.post(URL, data)
-    assert "Lourde : 3 dégâts" in plain(html.unescape(response.content.decode()))
+    assert "Lourde : 3 dégâts" in flat(html.unescape(response.content.decode()))
     pavois = Protection.objects.get(name="Pavois")
     data = {
         **form_data(controls(response)),
@@ -145,10 +157,10 @@ def test_the_summary_lines_follow_the_bestiary_picks(client):
         "preset.cover": str(pavois.pk),
     }
     response = client.post(URL, data)
-    assert "Protection 2 (armure 1, couvert 2)" in plain(html.unescape(response.content.decode()))
+    assert "Protection 2 (armure 1, couvert 2)" in flat(html.unescape(response.content.decode()))
     ogre = NPC.objects.get(name="Ogre des collines")
     data = {**form_data(controls(response)), "_f": "1", "_load": "preset.npc.0", "preset.npc.0": str(ogre.pk)}
-    body = plain(html.unescape(client.post(URL, data).content.decode()))
+    body = flat(html.unescape(client.post(URL, data).content.decode()))
     assert "Menace 3, Santé 10, arme 4, Protection 1, boss" in body
 
 
@@ -183,12 +195,12 @@ def test_the_summary_lines_speak_french(db):
 def test_adding_an_npc_makes_an_area_attack_and_says_what_it_needs(client):
     response = client.post(URL, page_data(client, _add="npcs"))
     assert response.status_code == 200
-    assert plain(response.context["settle_notes"]) == [
+    assert flat(response.context["settle_notes"]) == [
         "PNJ n°2 : à choisir dans le bestiaire ou à nommer.",
         "Plusieurs PNJ visés : action « Arme de zone contre plusieurs PNJ ».",
     ]
     assert 'name="npcs.1.name" value="PNJ n°2"' in response.content.decode()
-    body = plain(html.unescape(response.content.decode()))
+    body = flat(html.unescape(response.content.decode()))
     assert re.search(r'<option value="zone" selected>', body)
     # the unarmed PC has no area weapon: its weapon's « Ajuster » opens on the reason
     assert re.search(r'<details class="adjust" data-adjust="weapon.pc" open>', body)
@@ -207,8 +219,8 @@ def test_loading_a_boss_untick_the_interposition_and_opens_nothing_in_error(clie
     response = client.post(URL, data)
     assert response.context["scenario"] is not None
     assert not response.context["form"].errors
-    assert plain(response.context["settle_notes"]) == [
-        "Personne ne s'interpose devant un coup de boss (Ogre des collines)."
+    assert flat(response.context["settle_notes"]) == [
+        "Personne ne s'interpose devant le coup de boss de l'Ogre des collines."
     ]
     assert not re.search(r'name="strike.interpose"[^>]*checked', response.content.decode())
 
@@ -235,9 +247,74 @@ def test_a_strike_in_error_opens_its_section(client):
 def test_the_lines_and_notes_keep_french_typography(db):
     """No-break spaces before « : », inside « », between a number and its unit or its label."""
     assert settle({**ONE, "npcs.1.name": "Brigand"}).notes == [
-        f"Plusieurs PNJ visés{NBSP}: action «{NBSP}Arme de zone contre plusieurs PNJ{NBSP}»."
+        f"Plusieurs PNJ visés{NNBSP}: action «{NNBSP}Arme de zone contre plusieurs PNJ{NNBSP}»."
     ]
     assert table_mode.describe_weapon({"{row}.weapon": "3"}) == f"3{NBSP}dégâts"
     assert table_mode.describe_health({"{row}.sante": "8", "{row}.sante_max": "8", "{row}.stress": "0"}) == (
         f"Santé{NBSP}8{NBSP}/{NBSP}8 (Valide), Stress{NBSP}0"
     )
+
+
+# --- the name's grammar (issue 15) ------------------------------------------------------------------
+
+
+def option_selected(body, name):
+    select = re.search(rf'<select name="{re.escape(name)}".*?</select>', body, re.S).group(0)
+    return re.search(r'<option value="([^"]*)" selected>', select).group(1)
+
+
+@pytest.mark.usefixtures("bestiary")
+def test_each_name_has_its_grammar_behind_ajuster_said_as_the_story_says_it(client):
+    body = html.unescape(client.get(URL).content.decode())
+    lines = dict(
+        re.findall(r'data-adjust="([^"]+)"><summary><span class="adjust-label">[^<]*</span> <span[^>]*>([^<]*)<', body)
+    )
+    assert flat(lines["name.pc"]) == "se dit « le PJ », au masculin"
+    assert flat(lines["npc_name.0"]) == "se dit « le PNJ », au masculin"
+    assert flat(lines["name.opponent"]) == "se dit « l'autre PJ », au masculin"
+    assert flat(lines["interposer_name"]) == "se dit « l'allié », au masculin"
+    # the three fields wait in the closed disclosure, once each
+    hidden = {c["name"] for c in controls(client.get(URL)) if c["hidden"]}
+    for prefix in ("pc.grammar.", "npcs.0.grammar.", "opponent.grammar.", "strike.interposer_grammar."):
+        assert {prefix + leaf for leaf in ("article", "gender", "elision")} <= hidden
+
+
+@pytest.mark.usefixtures("bestiary")
+def test_a_bestiary_npc_fills_its_names_grammar_and_the_story_says_it(client):
+    witch = NPC.objects.get(name="Sorcière des marais")
+    data = page_data(client, **{"_load": "preset.npc.0", "preset.npc.0": str(witch.pk)})
+    response = client.post(URL, data)
+    body = html.unescape(response.content.decode())
+    assert option_selected(body, "npcs.0.grammar.article") == "defini"
+    assert option_selected(body, "npcs.0.grammar.gender") == "f"
+    assert "se dit «\u202fla Sorcière des marais\u202f», au féminin" in body
+    resolved = client.post(URL, {**form_data(controls(response)), "_f": "1", "dice.pc.1": "1", "dice.pc.2": "1"})
+    page = flat(html.unescape(client.get(resolved["Location"]).content.decode()))
+    assert "attaque la Sorcière des marais (Menace 3" in page
+    assert "Menace de la Sorcière des marais" in page
+
+
+@pytest.mark.usefixtures("bestiary")
+def test_the_name_line_follows_what_is_typed(client):
+    data = page_data(
+        client,
+        **{
+            "npcs.0.name": "Harpie",
+            "npcs.0.grammar.article": "defini",
+            "npcs.0.grammar.gender": "f",
+            "pc.name": "Isaure",
+            "pc.grammar.gender": "f",
+            "_live": "1",
+            "_adjusted": "npc_name:0,name:pc",
+        },
+    )
+    body = html.unescape(client.post(URL, data, HTTP_HX_REQUEST="true").content.decode())
+    assert re.search(r'id="adjust-npc_name-0"[^>]*hx-swap-oob="true">se dit «\u202fla Harpie\u202f», au féminin<', body)
+    assert re.search(r'id="adjust-name-pc"[^>]*hx-swap-oob="true">se dit «\u202fIsaure\u202f», au féminin<', body)
+
+
+def test_the_name_line_of_a_row_just_added_says_its_role():
+    assert flat(table_mode.describe_name({"npcs.{row}.name": "PNJ n°2"}, "PNJ")) == "se dit « le PNJ n°2 », au masculin"
+    assert flat(
+        table_mode.describe_name({"strike.interposer_name": "Brenna", "strike.interposer_grammar.gender": "f"}, "allié")
+    ) == ("se dit « Brenna », au féminin")

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from bestiary.encore.models import NPC, HealthTier, Protection, Settings, Weapon
 
@@ -30,7 +31,12 @@ class ProtectionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(NPC)
 class NPCAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "menace", "sante", "weapon", "protection", "boss"]
-    list_filter = ["menace", "boss", "weapon"]
+    list_display = ["name", "article", "gender", "menace", "sante", "weapon", "protection", "boss"]
+    list_filter = ["menace", "boss", "weapon", "gender"]
     search_fields = ["name", "notes", "weapon__name"]
     list_select_related = ["weapon"]
+    fieldsets = [
+        (None, {"fields": ["name", "menace", "sante", "weapon", "protection", "boss", "notes"]}),
+        # how the story says the name (issue 15): « l'Arbalétrier », « la Sorcière des marais »
+        (_("Grammaire du nom"), {"fields": ["article", "gender", "elision"]}),
+    ]

@@ -4,6 +4,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from bestiary.grammar import NameGrammar
+
 
 class Settings(models.Model):
     """The table's enCORE settings (one row is used: the first)."""
@@ -77,7 +79,10 @@ class Protection(models.Model):
         return f"{self.name} ({self.value})"
 
 
-class NPC(models.Model):
+class NPC(NameGrammar):
+    """An NPC of the bestiary; its name's grammar (``NameGrammar``) tells the story « l'Arbalétrier »,
+    « la Sorcière des marais » (issue 15, item 2)."""
+
     name = models.CharField(_("nom"), max_length=80, unique=True)
     menace = models.PositiveSmallIntegerField(_("Menace"), validators=[MinValueValidator(1), MaxValueValidator(3)])
     sante = models.PositiveSmallIntegerField(_("Santé"), validators=[MaxValueValidator(99)])

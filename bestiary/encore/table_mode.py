@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 
 from bestiary.encore.models import Weapon
 from calculator import bestiary_cache, plugins
+from calculator.grammar import describe_grammar, grammar_of
 from calculator.plugins import Settled, TableValues
 from calculator.settling import RawForm, checked
+from rulesets.core.french import Grammar, capitalize, count, typography
 from rulesets.encore.engine import tier_of
-from rulesets.encore.model import Action, Rules, Scenario, Tier
-
-MINUS = "\u2212"
+from rulesets.encore.model import Action, Rules, Scenario, Tier, role_noun
 
 
 def _strip(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -42,17 +42,13 @@ def _int(value: Any) -> int | None:
         return None
 
 
-def _signed(n: int) -> str:
-    return f"{MINUS}{-n}" if n < 0 else str(n)
-
-
 # --- the summary lines ----------------------------------------------------------------------------
 
 
 def damage_text(n: int | None, raw: Any = "") -> str:
     if n is None:
-        return _("dégâts «\u00a0{raw}\u00a0» à corriger").format(raw=raw)
-    return _("{n}\u00a0dégât").format(n=n) if n <= 1 else _("{n}\u00a0dégâts").format(n=n)
+        return typography(_("dégâts « {raw} » à corriger").format(raw=raw))
+    return count(n, _("dégât"))
 
 
 def _weapon_kinds() -> dict[tuple[int, bool, int], set[str]]:
@@ -82,14 +78,10 @@ def describe_weapon(values: Mapping[str, Any]) -> str:
     if area:
         parts.append(_("arme de zone"))
         if limit:
-            parts.append(
-                _("{n}\u00a0cible au plus").format(n=limit)
-                if limit == 1
-                else _("{n}\u00a0cibles au plus").format(n=limit)
-            )
+            parts.append(_("{n} au plus").format(n=count(limit, _("cible"))))
     line = ", ".join(parts)
     kind = weapon_kind(damage, area, limit) if damage is not None else ""
-    return _("{kind}\u00a0: {line}").format(kind=kind, line=line) if kind else line[:1].upper() + line[1:]
+    return typography(_("{kind} : {line}").format(kind=kind, line=line)) if kind else capitalize(line)
 
 
 def describe_protection(values: Mapping[str, Any]) -> str:
@@ -138,21 +130,31 @@ def describe_npc(values: Mapping[str, Any]) -> str:
     ]
     cover = _int(v.get("cover")) or 0
     if cover:
-        parts.append(
-            _("à couvert ({n}\u00a0dé)").format(n=_signed(-cover))
-            if cover == 1
-            else _("à couvert ({n}\u00a0dés)").format(n=_signed(-cover))
-        )
+        parts.append(_("à couvert ({n})").format(n=count(-cover, _("dé"))))
     left = _int(v.get("attacks_left")) if str(v.get("attacks_left") or "").strip() else None
     if left is not None:
-        parts.append(
-            _("{n}\u00a0attaque restante").format(n=left)
-            if left <= 1
-            else _("{n}\u00a0attaques restantes").format(n=left)
-        )
+        parts.append(count(left, _("attaque restante")))
     if checked(v.get("boss")):
         parts.append(_("boss"))
     return ", ".join(parts)
+
+
+def describe_name(values: Mapping[str, Any], fallback: str) -> str:
+    """« se dit « l'Arbalétrier », au masculin »: the name as the story says it (issue 15), its
+    grammar's three fields behind « Ajuster ». A role name left as a proper name (« PJ », « PNJ
+    n°2 ») is said as the story says it: « le PJ »."""
+    v = _strip(values)
+    name = str(v.get("name") or "")
+    grammar = grammar_of(v)
+    if grammar is None:
+        return describe_grammar(name, v)
+    said = role_noun(name, grammar, fallback)
+    shown = {
+        "grammar.article": said.grammar.article.value,
+        "grammar.gender": said.grammar.gender.value,
+        "grammar.elision": said.grammar.elision.value,
+    }
+    return describe_grammar(said.text, shown)
 
 
 def describe_interposer(values: Mapping[str, Any]) -> str:
@@ -195,10 +197,34 @@ INTERPOSER = TableValues(
     ),
     describe=describe_interposer,
 )
-TABLES = (WEAPON, PROTECTION, HEALTH, NPC_CARD, INTERPOSER)
+_GRAMMAR = ("grammar.article", "grammar.gender", "grammar.elision")
+NAME = TableValues(
+    key="name",
+    label=_("Nom"),
+    fields=("{row}.name", *(f"{{row}}.{leaf}" for leaf in _GRAMMAR)),
+    describe=lambda values: describe_name(values, _("PJ")),
+)
+NPC_NAME = TableValues(
+    key="npc_name",
+    label=_("Nom"),
+    fields=("npcs.{row}.name", *(f"npcs.{{row}}.{leaf}" for leaf in _GRAMMAR)),
+    describe=lambda values: describe_name(values, _("PNJ")),
+)
+INTERPOSER_NAME = TableValues(
+    key="interposer_name",
+    label=_("Nom de l'allié"),
+    fields=("strike.interposer_name", *(f"strike.interposer_{leaf}" for leaf in _GRAMMAR)),
+    describe=lambda values: describe_name(values, _("allié")),
+)
+TABLES = (WEAPON, PROTECTION, HEALTH, NPC_CARD, INTERPOSER, NAME, NPC_NAME, INTERPOSER_NAME)
 
 
 # --- settle --------------------------------------------------------------------------------------
+
+
+def _typeset(settled: Settled) -> Settled:
+    """The notes in French typography (issue 15): narrow no-break spaces before « : », inside « »."""
+    return Settled(changes=settled.changes, notes=[typography(note) for note in settled.notes])
 
 
 def settle(data: Mapping[str, str]) -> Settled:
@@ -225,22 +251,22 @@ def settle(data: Mapping[str, str]) -> Settled:
             raw.set(
                 name_path,
                 _("PNJ n°{n}").format(n=i + 1),
-                _("PNJ n°{n}\u00a0: à choisir dans le bestiaire ou à nommer.").format(n=i + 1),
+                _("PNJ n°{n} : à choisir dans le bestiaire ou à nommer.").format(n=i + 1),
             )
     if raw.get("action") == Action.ATTACK.value and rows > 1:
         raw.set(
             "action",
             Action.AREA.value,
-            _("Plusieurs PNJ visés\u00a0: action «\u00a0Arme de zone contre plusieurs PNJ\u00a0»."),
+            _("Plusieurs PNJ visés : action « Arme de zone contre plusieurs PNJ »."),
         )
     striker = raw.number("strike.striker")
     if striker is not None and striker > rows:
         striker = rows
-        raw.set("strike.striker", rows, _("PNJ qui frappe\u00a0: le n°{n}, le dernier des PNJ visés.").format(n=rows))
+        raw.set("strike.striker", rows, _("PNJ qui frappe : le n°{n}, le dernier des PNJ visés.").format(n=rows))
     if striker is None or striker < 1 or not raw.flag("strike.enabled"):
-        return raw.settled()
+        return _typeset(raw.settled())
     prefix = f"npcs.{striker - 1}."
-    name = raw.get(prefix + "name") or _("le PNJ")
+    who = role_noun(raw.get(prefix + "name") or "", grammar_of(raw.data, prefix + "grammar.") or Grammar(), _("PNJ"))
     menace, attacks = raw.number(prefix + "menace"), raw.number("strike.attacks")
     left = raw.number(prefix + "attacks_left") if raw.get(prefix + "attacks_left") else menace
     if menace is not None and attacks is not None and left is not None:
@@ -249,16 +275,18 @@ def settle(data: Mapping[str, str]) -> Settled:
             raw.set(
                 "strike.attacks",
                 most,
-                _("Attaques concentrées\u00a0: {n} au plus, la Menace du PNJ n°{i} ({name}).").format(
-                    n=most, i=striker, name=name
+                _("Attaques concentrées : {n} au plus, la Menace {de_name} (PNJ n°{i}).").format(
+                    n=most, i=striker, de_name=who.de
                 )
                 if most == menace
-                else _("Attaques concentrées\u00a0: {n} au plus, ce qui reste ce tour au PNJ n°{i} ({name}).").format(
-                    n=most, i=striker, name=name
+                else _("Attaques concentrées : {n} au plus, ce qui reste ce tour {a_name} (PNJ n°{i}).").format(
+                    n=most, i=striker, a_name=who.a
                 ),
             )
     if raw.flag("strike.interpose") and raw.flag(prefix + "boss"):
         raw.set(
-            "strike.interpose", False, _("Personne ne s'interpose devant un coup de boss ({name}).").format(name=name)
+            "strike.interpose",
+            False,
+            _("Personne ne s'interpose devant le coup de boss {de_name}.").format(de_name=who.de),
         )
-    return raw.settled()
+    return _typeset(raw.settled())

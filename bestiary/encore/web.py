@@ -7,7 +7,6 @@ from django.utils.translation import gettext as _
 from bestiary.encore import selectors, table_mode
 from bestiary.encore.models import Protection
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
-from rulesets.core.i18n import de
 from rulesets.core.request import Resolution
 
 
@@ -18,6 +17,8 @@ def presets() -> list[PresetGroup]:
             label=str(n),
             values={
                 "name": n.name,
+                # the name's grammar (issue 15): the story says « l'Arbalétrier », « la Sorcière »
+                **n.grammar_values(),
                 "menace": n.menace,
                 "sante": n.sante,
                 "weapon": n.weapon.damage,
@@ -70,7 +71,7 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         rows.append(
             (
                 "npc_sante_after",
-                _("Santé {de_name}").format(name=s.npcs[0].name, de_name=de(s.npcs[0].name)),
+                _("Santé {de_name}").format(de_name=s.npcs[0].noun.de),
                 str(n["npc_sante_after"]),
             )
         )
@@ -80,16 +81,12 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         rows.append(("breach", _("Brèche"), _("ouverte")))
     if "strike_damage" in n:
         rows.append(("strike_damage", _("Dégâts de la frappe"), str(n["strike_damage"])))
-    for key, label in (
-        ("pc", s.pc.label),
-        ("ally", s.strike.interposer_name or _("Allié")),
-        ("opponent", s.opponent.label),
-    ):
+    for key, who in (("pc", s.pc.noun), ("ally", s.strike.interposer), ("opponent", s.opponent.noun)):
         if f"{key}_sante_after" in n:
             rows.append(
                 (
                     f"{key}_sante_after",
-                    _("Santé {de_name}").format(name=label, de_name=de(label)),
+                    _("Santé {de_name}").format(de_name=who.de),
                     _("{sante} — {tier}, Stress {stress}").format(
                         sante=n[f"{key}_sante_after"], tier=n[f"{key}_tier_after"], stress=n[f"{key}_stress_after"]
                     ),

@@ -14,15 +14,16 @@ acted, the allies' advantages against an NPC, and the turn (seed ``003`` « Les 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
 from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.french import Grammar, Noun, count, quote, typography
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import Choice, Spec
 from rulesets.encore.engine import tier_of
-from rulesets.encore.model import Action, Scenario
+from rulesets.encore.model import Action, Scenario, conj, role_noun
 
 PJ, PNJ = "pj", "pnj"
 
@@ -51,6 +52,7 @@ class Clock:
 @dataclass(frozen=True, slots=True)
 class PcState:
     name: Annotated[str, Spec(label=_("Nom du PJ"), max_length=60)] = "PJ"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     attribute: Annotated[int, Spec(label=_("Attribut (dés)"), ge=0, le=10)] = 3
     speciality: Annotated[bool, Spec(label=_("Spécialité adaptée"))] = False
     weapon: Annotated[int, Spec(label=_("Dégâts de l'arme"), ge=0, le=20)] = 1
@@ -62,6 +64,10 @@ class PcState:
     sante_max: Annotated[int, Spec(label=_("Santé maximale"), ge=1, le=99)] = 8
     stress: Annotated[int, Spec(label=_("Stress"), ge=0, le=99)] = 0
     acted: Annotated[bool, Spec(label=_("A agi ce tour"))] = False
+
+    @property
+    def noun(self) -> Noun:
+        return role_noun(self.name, self.grammar, _("PJ"))
 
     def check(self) -> dict[str, str]:
         if self.sante > self.sante_max:
@@ -84,6 +90,7 @@ class Advantage:
 @dataclass(frozen=True, slots=True)
 class NpcState:
     name: Annotated[str, Spec(label=_("Nom du PNJ"), max_length=60)] = "PNJ"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     menace: Annotated[int, Spec(label=_("Menace"), ge=1, le=3)] = 1
     sante: Annotated[int, Spec(label=_("Santé"), ge=0, le=99)] = 3
     sante_max: Annotated[int, Spec(label=_("Santé de départ"), ge=1, le=99)] = 3
@@ -97,6 +104,10 @@ class NpcState:
     advantages: Annotated[
         tuple[Advantage, ...], Spec(label=_("Avantages des alliés contre ce PNJ"), min_items=0, max_items=8)
     ] = ()
+
+    @property
+    def noun(self) -> Noun:
+        return role_noun(self.name, self.grammar, _("PNJ"))
 
     @property
     def attacks(self) -> int:
@@ -114,9 +125,19 @@ class NpcState:
 # --- filling the calculator ---------------------------------------------------------------------
 
 
+def _grammar_fields(grammar: Grammar, prefix: str = "grammar.") -> dict[str, Any]:
+    """A name's grammar as page fields (``grammar.article`` …), so the calculator tells it alike."""
+    return {
+        f"{prefix}article": grammar.article.value,
+        f"{prefix}gender": grammar.gender.value,
+        f"{prefix}elision": grammar.elision.value,
+    }
+
+
 def _pc_fields(pc: PcState) -> dict[str, Any]:
     return {
         "name": pc.name,
+        **_grammar_fields(pc.grammar),
         "attribute": pc.attribute,
         "speciality": pc.speciality,
         "weapon": pc.weapon,
@@ -133,6 +154,7 @@ def _pc_fields(pc: PcState) -> dict[str, Any]:
 def _npc_fields(npc: NpcState) -> dict[str, Any]:
     return {
         "name": npc.name,
+        **_grammar_fields(npc.grammar),
         "menace": npc.menace,
         "sante": npc.sante,
         "weapon": npc.weapon,
@@ -165,6 +187,7 @@ def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
     if interposer := bindings.get("interposer", ()):
         ally: PcState = interposer[0].state
         out["strike.interposer_name"] = ally.name
+        out.update(_grammar_fields(ally.grammar, "strike.interposer_grammar."))
         out["strike.interposer_protection"] = max(ally.armour, ally.cover)
         out["strike.interposer_sante"] = ally.sante
         out["strike.interposer_sante_max"] = ally.sante_max
@@ -215,7 +238,12 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
         if s.action in _ACTIONS:
             state = replace(state, acted=True)
         elif s.action is Action.NPC_AMBUSH:
-            notes.append(_("Éviter un coup n'est pas une action : {name} garde son action.").format(name=state.name))
+            who = state.noun
+            notes.append(
+                _("Éviter un coup n'est pas une action : {name} {garde}.").format(
+                    name=who.subject, garde=conj(who, _("garde son action"), _("gardent leur action"))
+                )
+            )
         states[pc[0].key] = state
     for event in result.events_of("npc_sante"):
         index = int(event.data["target"])
@@ -223,7 +251,10 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
             npc = npcs[index]
             states[npc.key] = replace(npc.state, sante=int(event.data["after"]))
             if int(event.data["after"]) == 0:
-                story.append(_("{name} est hors de combat.").format(name=npc.state.name))
+                out = npc.state.noun
+                story.append(
+                    _("{name} {est} hors de combat.").format(name=out.Subject, est=conj(out, _("est"), _("sont")))
+                )
     striker = s.strike.striker - 1
     spent = 0
     if "npc_attacks_left" in n and striker < len(npcs):
@@ -235,9 +266,18 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
         current: NpcState = states.get(npc.key, npc.state)
         left = max(0, current.attacks - spent)
         states[npc.key] = replace(current, attacks_left=left)
+        who = current.noun
+        rest = (
+            conj(who, _("il ne lui en reste aucune ce tour"), _("il ne leur en reste aucune ce tour"))
+            if left == 0
+            else conj(who, _("il lui en reste {n} ce tour"), _("il leur en reste {n} ce tour")).format(n=left)
+        )
         story.append(
-            _("{name} a dépensé {n} attaque(s) : il lui en reste {left} ce tour.").format(
-                name=current.name, n=spent, left=left
+            _("{name} {a_depense} {n} ; {rest}.").format(
+                name=who.Subject,
+                a_depense=conj(who, _("a dépensé"), _("ont dépensé")),
+                n=count(spent, _("attaque")),
+                rest=rest,
             )
         )
     if s.action is Action.MANOEUVRE and n.get("effect") and s.effect_helps_allies and npcs and pc:
@@ -246,7 +286,9 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
         gained = Advantage(effect=s.effect or _("manœuvre"), by=pc[0].state.name, until_turn=clock.turn)
         if len(current.advantages) < 8:
             states[target.key] = replace(current, advantages=(*current.advantages, gained))
-            story.append(_("Les alliés gagnent +1d6 contre {name} jusqu'à la fin du tour.").format(name=current.name))
+            story.append(
+                _("Les alliés gagnent +1d6 contre {name} jusqu'à la fin du tour.").format(name=current.noun.subject)
+            )
     if (ally := bindings.get("interposer", ())) and s.strike.interpose and "ally_sante_after" in n:
         states[ally[0].key] = replace(_wounded(ally[0].state, n, "ally"), acted=True)
     if opponent := bindings.get("opponent", ()):
@@ -255,7 +297,12 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
             opp = replace(opp, acted=True)
         states[opponent[0].key] = opp
     new_clock = replace(clock, engaged=True) if s.action in _AGAINST_NPCS and not clock.engaged else None
-    return Applied(states=states, clock=new_clock, story=tuple(story), notes=tuple(notes))
+    return Applied(
+        states=states,
+        clock=new_clock,
+        story=tuple(typography(line) for line in story),
+        notes=tuple(typography(line) for line in notes),
+    )
 
 
 # --- the turn --------------------------------------------------------------------------------------
@@ -277,12 +324,21 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
             kept = tuple(a for a in npc.advantages if a.until_turn is None or a.until_turn > clock.turn)
             if npc.attacks_left is not None or kept != npc.advantages:
                 states[f.key] = replace(npc, attacks_left=None, advantages=kept)
+            who = npc.noun
             if lost and clock.turn > 0:
-                story.append(_("{name} perd {n} attaque(s) non dépensée(s).").format(name=npc.name, n=lost))
+                story.append(
+                    _("{name} {perd} {n}.").format(
+                        name=who.Subject,
+                        perd=conj(who, _("perd"), _("perdent")),
+                        n=count(lost, _("attaque non dépensée"), _("attaques non dépensées")),
+                    )
+                )
             for a in npc.advantages:
                 if a not in kept:
                     story.append(
-                        _("L'avantage « {effect} » contre {name} prend fin.").format(effect=a.effect, name=npc.name)
+                        _("L'avantage {effect} contre {name} prend fin.").format(
+                            effect=quote(a.effect), name=who.subject
+                        )
                     )
     if clock.turn > 0 and not clock.engaged and any(f.kind == PNJ and not is_out(f) for f in fighters):
         story.append(
@@ -292,8 +348,8 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
             )
         )
     new_clock = Clock(turn=clock.turn + 1, ambush=clock.ambush, engaged=False)
-    story.insert(0, _("{label} : {next} commence.").format(label=advance_label(clock), next=clock_label(new_clock)))
-    return Applied(states=states, clock=new_clock, story=tuple(story))
+    story.insert(0, _("{label} : le tour {n} commence.").format(label=advance_label(clock), n=new_clock.turn))
+    return Applied(states=states, clock=new_clock, story=tuple(typography(line) for line in story))
 
 
 def clock_label(clock: Clock) -> str:
@@ -353,10 +409,14 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
 
 
 def npc_from_preset(values: Any) -> dict[str, Any]:
+    """An NPC of the bestiary as an encounter state, its name's grammar included (issue 15)."""
     keys = ("name", "menace", "sante", "weapon", "protection", "boss")
     data = {k: values[k] for k in keys if k in values}
     if "sante" in data:
         data["sante_max"] = data["sante"]
+    grammar = {k: values[f"grammar.{k}"] for k in ("article", "gender", "elision") if f"grammar.{k}" in values}
+    if grammar:
+        data["grammar"] = grammar
     return data
 
 
@@ -373,7 +433,7 @@ RULES = register(
                 label=_("Action d'un PJ"),
                 roles=(
                     Role("pc", _("PJ qui agit"), (PJ,)),
-                    Role("npcs", _("PNJ visé(s)"), (PNJ,), many=8, required=False),
+                    Role("npcs", _("PNJ visés"), (PNJ,), many=8, required=False),
                     Role("opponent", _("PJ opposé"), (PJ,), required=False),
                     Role("interposer", _("PJ qui peut s'interposer"), (PJ,), required=False),
                 ),

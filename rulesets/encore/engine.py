@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesets.core.dice import D6, DiceRoll, DiceSpec, pool
-from rulesets.core.i18n import _, de
+from rulesets.core.french import Noun, count, signed
+from rulesets.core.i18n import _
 from rulesets.core.results import Event, Number, Result
-from rulesets.encore.model import NPC, PC, Action, Rules, Scenario
+from rulesets.encore.model import NPC, PC, Action, Rules, Scenario, conj
 
 R_ROLL = "enCORE — Agir contre un PNJ"
 R_DAMAGE = "enCORE — Attaquer et blesser"
@@ -75,10 +76,6 @@ TONES = {
     TOUCHE: "failure",
 }
 G_ROLL, G_DAMAGE, G_BREACH, G_HEALTH = _("Jet"), _("Dégâts"), _("Brèche"), _("Santé et Stress")
-
-
-def signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"\u2212{-n}"
 
 
 # --- pools -----------------------------------------------------------------------------------
@@ -145,14 +142,14 @@ def dice_for(scenario: Scenario) -> DiceSpec:
         "pc",
         D6,
         pool_size(pc_pool(scenario)),
-        _("d6 {de_name}").format(name=scenario.pc.label, de_name=de(scenario.pc.label)),
+        _("d6 {de_name}").format(de_name=scenario.pc.noun.de),
     )
     if scenario.action is Action.OPPOSITION:
         slots += pool(
             "opp",
             D6,
             pool_size(opponent_pool(scenario)),
-            _("d6 {de_name}").format(name=scenario.opponent.label, de_name=de(scenario.opponent.label)),
+            _("d6 {de_name}").format(de_name=scenario.opponent.noun.de),
         )
     return DiceSpec(slots)
 
@@ -184,14 +181,14 @@ class _Log:
         self.events.append(Event(kind=kind, label=label, value=value, rule=rule, group=group, data=data))
 
 
-def _roll_events(log: _Log, who: str, parts: tuple[PoolPart, ...], faces: tuple[int, ...], rules: Rules) -> int:
+def _roll_events(log: _Log, who: Noun, parts: tuple[PoolPart, ...], faces: tuple[int, ...], rules: Rules) -> int:
     for part in parts:
-        log.add("pool", f"{who} — {part.label}", f"{signed(part.dice)} d6", part.rule, G_ROLL, dice=part.dice)
+        log.add("pool", f"{who.Subject} — {part.label}", f"{signed(part.dice)}d6", part.rule, G_ROLL, dice=part.dice)
     successes = sum(1 for f in faces if f >= rules.success_face)
     if faces:
         log.add(
             "dice",
-            _("{who} lance {n}d6").format(who=who, n=len(faces)),
+            _("{who} {lance} {n}d6").format(who=who.Subject, lance=conj(who, _("lance"), _("lancent")), n=len(faces)),
             " ".join(str(f) for f in faces),
             R_ROLL,
             G_ROLL,
@@ -199,7 +196,14 @@ def _roll_events(log: _Log, who: str, parts: tuple[PoolPart, ...], faces: tuple[
             success_face=rules.success_face,
         )
     else:
-        log.add("dice", _("{who} n'a aucun dé à lancer").format(who=who), "0d6", R_ROLL, G_ROLL, faces=[])
+        log.add(
+            "dice",
+            _("{who} {n_a} aucun dé à lancer").format(who=who.Subject, n_a=conj(who, _("n'a"), _("n'ont"))),
+            "0d6",
+            R_ROLL,
+            G_ROLL,
+            faces=[],
+        )
     log.add(
         "successes",
         _("Succès (dés à {face} ou plus)").format(face=rules.success_face),
@@ -215,7 +219,7 @@ def _take_hit(
     log: _Log,
     numbers: dict[str, Number],
     key: str,
-    name: str,
+    name: Noun,
     damage: int,
     sante: int,
     sante_max: int,
@@ -229,7 +233,7 @@ def _take_hit(
     stress_after = stress + (1 if sante - after >= 1 else 0)
     log.add(
         "sante",
-        _("Santé {de_name}").format(name=name, de_name=de(name)),
+        _("Santé {de_name}").format(de_name=name.de),
         f"{sante} → {after} / {sante_max}",
         R_HEALTH,
         G_HEALTH,
@@ -240,7 +244,7 @@ def _take_hit(
     )
     log.add(
         "stress",
-        _("Stress {de_name}").format(name=name, de_name=de(name)),
+        _("Stress {de_name}").format(de_name=name.de),
         f"{stress} → {stress_after}",
         R_HEALTH,
         G_HEALTH,
@@ -250,7 +254,7 @@ def _take_hit(
     )
     log.add(
         "tier",
-        _("Palier {de_name}").format(name=name, de_name=de(name)),
+        _("Palier {de_name}").format(de_name=name.de),
         after_tier if after_tier == before_tier else f"{before_tier} → {after_tier}",
         R_HEALTH,
         G_HEALTH,
@@ -270,8 +274,8 @@ def _npc_hit(log: _Log, pc: PC, npc: NPC, index: int, damage_raw: int, sources: 
         log.add("damage_part", label, signed(value), rule, G_DAMAGE, target=index)
     log.add(
         "protection",
-        _("Protection {de_name}").format(name=npc.name, de_name=de(npc.name)),
-        signed(-npc.protection),
+        _("Protection {de_name}").format(de_name=npc.noun.de),
+        signed(-npc.protection, zero="0"),
         R_DAMAGE,
         G_DAMAGE,
         target=index,
@@ -280,7 +284,7 @@ def _npc_hit(log: _Log, pc: PC, npc: NPC, index: int, damage_raw: int, sources: 
     after = max(0, npc.sante - dealt)
     log.add(
         "damage",
-        _("Dégâts infligés à {name}").format(name=npc.name),
+        _("Dégâts infligés {a_name}").format(a_name=npc.noun.a),
         str(dealt),
         R_DAMAGE,
         G_DAMAGE,
@@ -292,7 +296,7 @@ def _npc_hit(log: _Log, pc: PC, npc: NPC, index: int, damage_raw: int, sources: 
     )
     log.add(
         "npc_sante",
-        _("Santé {de_name}").format(name=npc.name, de_name=de(npc.name)),
+        _("Santé {de_name}").format(de_name=npc.noun.de),
         f"{npc.sante} → {after}",
         R_END,
         G_DAMAGE,
@@ -301,7 +305,14 @@ def _npc_hit(log: _Log, pc: PC, npc: NPC, index: int, damage_raw: int, sources: 
         after=after,
     )
     if after == 0:
-        log.add("npc_out", _("{name} est hors de combat").format(name=npc.name), "", R_END, G_DAMAGE, target=index)
+        log.add(
+            "npc_out",
+            _("{name} {est} hors de combat").format(name=npc.noun.Subject, est=conj(npc.noun, _("est"), _("sont"))),
+            "",
+            R_END,
+            G_DAMAGE,
+            target=index,
+        )
     return dealt
 
 
@@ -315,10 +326,14 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
         return
     index = strike.striker - 1
     npc = s.npcs[index]
+    who = npc.noun
     if index in taken_out:
         log.add(
             "striker_out",
-            _("{name} est hors de combat et ne frappe pas : la brèche reste ouverte").format(name=npc.name),
+            _("{name} {out} : la brèche reste ouverte").format(
+                name=who.Subject,
+                out=conj(who, _("est hors de combat et ne frappe pas"), _("sont hors de combat et ne frappent pas")),
+            ),
             "",
             R_BREACH,
             G_BREACH,
@@ -326,9 +341,16 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
         return
     available = npc.attacks_available
     if available < strike.attacks:
+        left = (
+            _("{name} {n_a} plus aucune attaque ce tour").format(name=who.Subject, n_a=conj(who, _("n'a"), _("n'ont")))
+            if available == 0
+            else _("{name} {n_a} plus que {n} ce tour").format(
+                name=who.Subject, n_a=conj(who, _("n'a"), _("n'ont")), n=count(available, _("attaque"))
+            )
+        )
         log.add(
             "no_attacks",
-            _("{name} n'a plus assez d'attaques ce tour ({n})").format(name=npc.name, n=available),
+            left,
             "",
             R_ATTACKS,
             G_BREACH,
@@ -336,20 +358,23 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
         numbers["npc_attacks_left"] = available
         return
     if strike.interpose:
-        target_name = strike.interposer_name or _("l'allié")
+        target = strike.interposer
         protection = strike.interposer_protection
         log.add(
             "interpose",
-            _("{name} s'interpose et perd son action").format(name=target_name),
+            _("{name} {verb}").format(
+                name=target.Subject,
+                verb=conj(target, _("s'interpose et perd son action"), _("s'interposent et perdent leur action")),
+            ),
             "",
             R_INTERPOSE,
             G_BREACH,
         )
     else:
-        target_name, protection = s.pc.label, s.pc.protection
+        target, protection = s.pc.noun, s.pc.protection
     log.add(
         "strike_weapon",
-        _("Arme {de_name}").format(name=npc.name, de_name=de(npc.name)),
+        _("Arme {de_name}").format(de_name=who.de),
         str(npc.weapon),
         R_ATTACKS,
         G_BREACH,
@@ -357,7 +382,7 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
     if strike.attacks > 1:
         log.add(
             "focus",
-            _("Concentre {n} attaques").format(n=strike.attacks),
+            _("Concentre {n}").format(n=count(strike.attacks, _("attaque"))),
             signed(strike.attacks - 1),
             R_ATTACKS,
             G_BREACH,
@@ -374,15 +399,17 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
         )
     log.add(
         "strike_protection",
-        _("Protection {de_name}").format(name=target_name, de_name=de(target_name)),
-        signed(-protection),
+        _("Protection {de_name}").format(de_name=target.de),
+        signed(-protection, zero="0"),
         R_ATTACKS,
         G_BREACH,
     )
     damage = max(0, npc.weapon + strike.attacks - 1 - protection)
     log.add(
         "strike",
-        _("{npc} frappe {name}").format(npc=npc.name, name=target_name),
+        _("{npc} {frappe} {name}").format(
+            npc=who.Subject, frappe=conj(who, _("frappe"), _("frappent")), name=target.subject
+        ),
         str(damage),
         R_ATTACKS,
         G_BREACH,
@@ -398,7 +425,7 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
             log,
             numbers,
             "ally",
-            target_name,
+            target,
             damage,
             strike.interposer_sante,
             strike.interposer_sante_max,
@@ -406,7 +433,7 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
             s.rules,
         )
     else:
-        _take_hit(log, numbers, "pc", target_name, damage, s.pc.sante, s.pc.sante_max, s.pc.stress, s.rules)
+        _take_hit(log, numbers, "pc", target, damage, s.pc.sante, s.pc.sante_max, s.pc.stress, s.rules)
 
 
 def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
@@ -417,7 +444,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     parts = pc_pool(s)
     faces = dice.of("pc")
     numbers["pool"] = pool_size(parts)
-    successes = _roll_events(log, s.pc.label, parts, faces, s.rules)
+    successes = _roll_events(log, s.pc.noun, parts, faces, s.rules)
     numbers["successes"] = successes
 
     if s.action is Action.OPPOSITION:
@@ -431,9 +458,9 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     else:
         targets = target_npcs(s)
         highest = max(targets, key=lambda n: n.menace)
-        label = _("Menace {de_name}").format(name=highest.name, de_name=de(highest.name))
+        label = _("Menace {de_name}").format(de_name=highest.noun.de)
         if len(targets) > 1:
-            label = _("Menace la plus haute des cibles ({name})").format(name=highest.name)
+            label = _("Menace la plus haute des cibles ({name})").format(name=highest.noun.subject)
         log.add("menace", label, str(needed), R_AREA if len(targets) > 1 else R_ROLL, G_ROLL)
 
     if s.action is Action.NPC_AMBUSH:
@@ -444,7 +471,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     if s.action is Action.ATTACK:
         npc = s.npcs[0]
         if outcome != ECHEC:
-            sources = [(_("Arme {de_name}").format(name=s.pc.label, de_name=de(s.pc.label)), s.pc.weapon, R_DAMAGE)]
+            sources = [(_("Arme {de_name}").format(de_name=s.pc.noun.de), s.pc.weapon, R_DAMAGE)]
             if outcome == REUSSITE and successes > needed:
                 sources.append((_("Succès au-delà de la Menace"), successes - needed, R_DAMAGE))
             dealt = _npc_hit(log, s.pc, npc, 0, sum(v for _l, v, _r in sources), sources)
@@ -459,15 +486,18 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     elif s.action is Action.AREA:
         _area(s, log, numbers, outcome, successes, needed, taken_out)
     elif s.action is Action.MANOEUVRE:
-        effect = s.effect or _("l'effet visé")
+        effect = " ".join(s.effect.split()).rstrip(" .;,:")
         if outcome != ECHEC:
-            log.add("effect", _("Effet obtenu : {effect}").format(effect=effect), "", R_MANOEUVRE, G_DAMAGE)
+            obtained = _("Effet obtenu : {effect}").format(effect=effect) if effect else _("Effet obtenu")
+            log.add("effect", obtained, "", R_MANOEUVRE, G_DAMAGE)
             if successes > needed:
                 log.add("extra_ignored", _("Les succès en plus n'ajoutent rien"), "", R_MANOEUVRE, G_DAMAGE)
             if s.effect_helps_allies:
                 log.add(
                     "advantage",
-                    _("Les alliés gagnent +1d6 contre {name} tant que l'effet dure").format(name=s.npcs[0].name),
+                    _("Les alliés gagnent +1d6 contre {name} tant que l'effet dure").format(
+                        name=s.npcs[0].noun.subject
+                    ),
                     "+1d6",
                     R_MANOEUVRE,
                     G_DAMAGE,
@@ -478,25 +508,28 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
             numbers["effect"] = False
     elif s.action is Action.NPC_AMBUSH:
         npc = s.npcs[0]
+        pc = s.pc.noun
         if outcome == TOUCHE:
             log.add(
                 "strike_weapon",
-                _("Arme {de_name}").format(name=npc.name, de_name=de(npc.name)),
+                _("Arme {de_name}").format(de_name=npc.noun.de),
                 str(npc.weapon),
                 R_AMBUSH,
                 G_DAMAGE,
             )
             log.add(
                 "strike_protection",
-                _("Protection {de_name}").format(name=s.pc.label, de_name=de(s.pc.label)),
-                signed(-s.pc.protection),
+                _("Protection {de_name}").format(de_name=pc.de),
+                signed(-s.pc.protection, zero="0"),
                 R_AMBUSH,
                 G_DAMAGE,
             )
             damage = max(0, npc.weapon - s.pc.protection)
             log.add(
                 "strike",
-                _("{npc} frappe {name}").format(npc=npc.name, name=s.pc.label),
+                _("{npc} {frappe} {name}").format(
+                    npc=npc.noun.Subject, frappe=conj(npc.noun, _("frappe"), _("frappent")), name=pc.subject
+                ),
                 str(damage),
                 R_AMBUSH,
                 G_DAMAGE,
@@ -506,9 +539,15 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
                 interposed=False,
             )
             numbers["strike_damage"] = damage
-            _take_hit(log, numbers, "pc", s.pc.label, damage, s.pc.sante, s.pc.sante_max, s.pc.stress, s.rules)
+            _take_hit(log, numbers, "pc", pc, damage, s.pc.sante, s.pc.sante_max, s.pc.stress, s.rules)
         else:
-            log.add("avoided", _("{name} évite l'attaque").format(name=s.pc.label), "", R_AMBUSH, G_DAMAGE)
+            log.add(
+                "avoided",
+                _("{name} {evite} l'attaque").format(name=pc.Subject, evite=conj(pc, _("évite"), _("évitent"))),
+                "",
+                R_AMBUSH,
+                G_DAMAGE,
+            )
         log.add("no_breach_roll", _("Éviter un coup n'est pas une action : pas de brèche"), "", R_BREACH, G_BREACH)
 
     opens_breach = (
@@ -565,7 +604,7 @@ def _area(
     if s.pc.weapon_limit and hits > s.pc.weapon_limit:
         log.add(
             "area_limit",
-            _("L'arme touche {n} cibles au plus").format(n=s.pc.weapon_limit),
+            _("L'arme touche {n} au plus").format(n=count(s.pc.weapon_limit, _("cible"))),
             str(s.pc.weapon_limit),
             R_AREA,
             G_DAMAGE,
@@ -578,7 +617,7 @@ def _area(
     for index, npc in enumerate(s.npcs[:hits]):
         sources = [
             (
-                _("Arme {de_name} sur {npc}").format(name=s.pc.label, npc=npc.name, de_name=de(s.pc.label)),
+                _("Arme {de_name} sur {npc}").format(de_name=s.pc.noun.de, npc=npc.noun.subject),
                 s.pc.weapon,
                 R_AREA,
             )
@@ -596,7 +635,7 @@ def _area(
 def _opposition(s: Scenario, dice: DiceRoll, log: _Log, numbers: dict[str, Number], successes: int) -> Result:
     """Most successes wins; a tie wins nothing and worsens the situation."""
     opp = s.opponent
-    opp_successes = _roll_events(log, opp.label, opponent_pool(s), dice.of("opp"), s.rules)
+    opp_successes = _roll_events(log, opp.noun, opponent_pool(s), dice.of("opp"), s.rules)
     numbers["opponent_pool"] = pool_size(opponent_pool(s))
     numbers["opponent_successes"] = opp_successes
     if successes > opp_successes:
@@ -611,29 +650,31 @@ def _opposition(s: Scenario, dice: DiceRoll, log: _Log, numbers: dict[str, Numbe
     else:
         log.add(
             "strike_weapon",
-            _("Arme {de_name}").format(name=winner.label, de_name=de(winner.label)),
+            _("Arme {de_name}").format(de_name=winner.noun.de),
             str(winner.weapon),
             R_OPPOSITION,
             G_DAMAGE,
         )
         log.add(
             "strike_protection",
-            _("Protection {de_name}").format(name=loser.label, de_name=de(loser.label)),
-            signed(-loser.protection),
+            _("Protection {de_name}").format(de_name=loser.noun.de),
+            signed(-loser.protection, zero="0"),
             R_OPPOSITION,
             G_DAMAGE,
         )
         damage = max(0, winner.weapon - loser.protection)
         log.add(
             "strike",
-            _("{a} frappe {b}").format(a=winner.label, b=loser.label),
+            _("{a} {frappe} {b}").format(
+                a=winner.noun.Subject, frappe=conj(winner.noun, _("frappe"), _("frappent")), b=loser.noun.subject
+            ),
             str(damage),
             R_OPPOSITION,
             G_DAMAGE,
             damage=damage,
         )
         numbers["damage_dealt"] = damage
-        _take_hit(log, numbers, loser_key, loser.label, damage, loser.sante, loser.sante_max, loser.stress, s.rules)
+        _take_hit(log, numbers, loser_key, loser.noun, damage, loser.sante, loser.sante_max, loser.stress, s.rules)
     return Result(
         outcome=outcome,
         outcome_label=outcome_label(outcome),

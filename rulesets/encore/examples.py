@@ -16,7 +16,10 @@ ALDRIC = {
     "sante_max": 8,
     "stress": 0,
 }
-ARBALETRIER = {"name": "Arbalétrier", "menace": 2, "sante": 4, "weapon": 3, "protection": 0}
+# common nouns said with their article (issue 15): « l'Arbalétrier », « le Capitaine », « la Brute »
+MASCULINE = {"article": "defini", "gender": "m", "elision": "auto"}
+FEMININE = {"article": "defini", "gender": "f", "elision": "auto"}
+ARBALETRIER = {"name": "Arbalétrier", "grammar": MASCULINE, "menace": 2, "sante": 4, "weapon": 3, "protection": 0}
 
 
 def examples() -> tuple[Example, ...]:
@@ -70,7 +73,7 @@ def examples() -> tuple[Example, ...]:
                 "scenario": {
                     "action": "attaque",
                     "pc": {"name": "PJ", "attribute": 2, "sante": 10, "sante_max": 10},
-                    "npcs": [{"name": "Capitaine", "menace": 3, "sante": 6, "weapon": 4}],
+                    "npcs": [{"name": "Capitaine", "grammar": MASCULINE, "menace": 3, "sante": 6, "weapon": 4}],
                     "strike": {"attacks": 3},
                 },
                 "dice": {"pc.1": 1, "pc.2": 2},
@@ -85,7 +88,7 @@ def examples() -> tuple[Example, ...]:
                 "scenario": {
                     "action": "attaque",
                     "pc": {"name": "PJ", "attribute": 2, "armour": 1, "cover": 2},
-                    "npcs": [{"name": "Tireur", "menace": 2, "sante": 3, "weapon": 3}],
+                    "npcs": [{"name": "Tireur", "grammar": MASCULINE, "menace": 2, "sante": 3, "weapon": 3}],
                 },
                 "dice": {"pc.1": 1, "pc.2": 1},
             },
@@ -99,7 +102,7 @@ def examples() -> tuple[Example, ...]:
                 "scenario": {
                     "action": "attaque",
                     "pc": {"name": "PJ", "attribute": 2, "cover": 3},
-                    "npcs": [{"name": "Brute", "menace": 2, "sante": 3, "weapon": 3}],
+                    "npcs": [{"name": "Brute", "grammar": FEMININE, "menace": 2, "sante": 3, "weapon": 3}],
                 },
                 "dice": {"pc.1": 4, "pc.2": 3},
             },

@@ -6,11 +6,69 @@ tiers) arrives in the scenario: the page fills it from the bestiary, the API fro
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated
 
+from rulesets.core.french import DEFINITE_M, Grammar, Noun, count, together
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
+
+# --- how the story says a combatant (issue 15) ---------------------------------------------------
+
+# The default and generated names are roles, not proper names: « PJ », « PNJ », « Autre PJ », « PNJ
+# n°2 » (a row just added), « PJ 2 » (an encounter's numbered combatants), « Allié ». With the default
+# grammar (a proper name) they read as the common nouns they are: « le PJ », « l'autre PJ », « du PNJ
+# n°2 », « l'allié ».
+_ROLE_NAME = re.compile(r"(?:autre )?(?:PN?J|allié)(?: n°\s?\d+| \d+)?", re.IGNORECASE)
+
+
+def role_noun(name: str, grammar: Grammar, fallback: str) -> Noun:
+    """The :class:`Noun` a combatant's name is told with (issue 15, item 1).
+
+    A blank name is the role ``fallback`` (« le PJ », « l'allié »); a role name left with the
+    default grammar is a masculine common noun (« le PJ », « l'autre PJ »); any other name is said
+    as its grammar says (« Aldric », « l'Arbalétrier », « la Sorcière des marais »)."""
+    text = " ".join(name.split())
+    if not text:
+        return Noun(fallback, DEFINITE_M)
+    if grammar == Grammar() and _ROLE_NAME.fullmatch(text):
+        return Noun(text[0].lower() + text[1:] if text[:1] in "Aa" else text, DEFINITE_M)  # « l'autre PJ »
+    return Noun(text, grammar)
+
+
+def _said(who: Noun | Sequence[Noun]) -> Noun:
+    """One noun, or several said together (« l'Arbalétrier et la Brute », plural)."""
+    if isinstance(who, Noun):
+        return who
+    return together(tuple(who)) if who else Noun("")
+
+
+def conj(who: Noun | Sequence[Noun], singular: str, plural: str) -> str:
+    """The verb (or any words) agreed in number with ``who``: « frappe » for « le Brigand »,
+    « frappent » for « les Loups » or for several nouns said together."""
+    return _said(who).form(singular, plural)
+
+
+def is_plural(who: Noun | Sequence[Noun]) -> bool:
+    return _said(who).plural
+
+
+def is_feminine(who: Noun | Sequence[Noun]) -> bool:
+    """Feminine only when every noun is (« la Harpie et l'Orc » are masculine together)."""
+    return _said(who).feminine
+
+
+def agree(who: Noun | Sequence[Noun], masculine: str, feminine: str | None = None, plural: str | None = None) -> str:
+    """An adjective or a participle agreed with ``who`` (one noun or several said together):
+    « blessé », « blessée », « blessés », « blessées »."""
+    return _said(who).agree(masculine, feminine, plural)
+
+
+def pronoun(who: Noun | Sequence[Noun]) -> str:
+    """« il », « elle », « ils », « elles »."""
+    return _said(who).il
 
 
 class Action(Choice):
@@ -64,6 +122,7 @@ class Rules:
 @dataclass(frozen=True, slots=True)
 class PC:
     name: Annotated[str, Spec(label=_("Nom du PJ"), max_length=60)] = "PJ"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     attribute: Annotated[int, Spec(label=_("Attribut (dés)"), ge=0, le=10)] = 3
     speciality: Annotated[bool, Spec(label=_("Spécialité adaptée"))] = False
     bonus_dice: Annotated[int, Spec(label=_("Avantages d'alliés (+1d6 chacun)"), ge=0, le=6)] = 0
@@ -82,8 +141,9 @@ class PC:
         return max(self.armour, self.cover)
 
     @property
-    def label(self) -> str:
-        return self.name or _("le PJ")
+    def noun(self) -> Noun:
+        """How the story says this PC: « Aldric », « le PJ », « l'autre PJ »."""
+        return role_noun(self.name, self.grammar, _("PJ"))
 
     def check(self) -> dict[str, str]:
         if self.sante > self.sante_max:
@@ -96,6 +156,7 @@ class PC:
 @dataclass(frozen=True, slots=True)
 class NPC:
     name: Annotated[str, Spec(label=_("Nom du PNJ"), max_length=60)] = "PNJ"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     menace: Annotated[int, Spec(label=_("Menace"), ge=1, le=3)] = 1
     sante: Annotated[int, Spec(label=_("Santé du PNJ"), ge=0, le=99)] = 3
     weapon: Annotated[int, Spec(label=_("Dégâts de l'arme du PNJ"), ge=0, le=20)] = 2
@@ -105,6 +166,11 @@ class NPC:
     attacks_left: Annotated[
         int | None, Spec(label=_("Attaques restantes ce tour"), ge=0, le=3, help=_("Vide : autant que sa Menace."))
     ] = None
+
+    @property
+    def noun(self) -> Noun:
+        """How the story says this NPC: « l'Arbalétrier », « la Sorcière des marais », « le PNJ »."""
+        return role_noun(self.name, self.grammar, _("PNJ"))
 
     @property
     def attacks_available(self) -> int:
@@ -129,10 +195,18 @@ class Strike:
     attacks: Annotated[int, Spec(label=_("Attaques concentrées"), ge=1, le=3)] = 1
     interpose: Annotated[bool, Spec(label=_("Un allié s'interpose"))] = False
     interposer_name: Annotated[str, Spec(label=_("Nom de l'allié"), max_length=60)] = ""
+    interposer_grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom de l'allié"))] = field(
+        default_factory=Grammar
+    )
     interposer_protection: Annotated[int, Spec(label=_("Protection de l'allié"), ge=0, le=10)] = 0
     interposer_sante: Annotated[int, Spec(label=_("Santé de l'allié"), ge=0, le=99)] = 8
     interposer_sante_max: Annotated[int, Spec(label=_("Santé maximale de l'allié"), ge=1, le=99)] = 8
     interposer_stress: Annotated[int, Spec(label=_("Stress de l'allié"), ge=0, le=99)] = 0
+
+    @property
+    def interposer(self) -> Noun:
+        """How the story says the ally who interposes: its name, else « l'allié »."""
+        return role_noun(self.interposer_name, self.interposer_grammar, _("allié"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +233,9 @@ class Scenario:
         if self.action is Action.AREA and not self.pc.weapon_area:
             errors["pc.weapon_area"] = _("Une attaque sur plusieurs PNJ demande une arme de zone.")
         if self.strike.striker > len(self.npcs):
-            errors["strike.striker"] = _("PNJ qui frappe : il n'y a que {n} PNJ visé(s).").format(n=len(self.npcs))
+            errors["strike.striker"] = _("PNJ qui frappe : il n'y a que {n}.").format(
+                n=count(len(self.npcs), _("PNJ visé"), _("PNJ visés"))
+            )
         else:
             striker = self.npcs[self.strike.striker - 1]
             if self.strike.enabled and self.strike.attacks > striker.menace:

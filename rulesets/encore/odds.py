@@ -142,9 +142,8 @@ def odds(scenario: Scenario) -> Odds:
     if scenario.action is Action.OPPOSITION:
         taken = results.map(lambda r: _number(r, "damage_dealt") if r.outcome == DEFAITE else 0)
     if scenario.action is not Action.NON_COMBAT:
-        title = _("Santé perdue par {name}").format(
-            name=scenario.strike.interposer_name or _("l'allié") if scenario.strike.interpose else scenario.pc.label
-        )
+        who = scenario.strike.interposer if scenario.strike.interpose else scenario.pc.noun
+        title = _("Santé perdue par {name}").format(name=who.subject)
         charts.append(_chart("damage_taken", title, taken, _("dégâts")))
         expectations.append(("damage_taken", _("Dégâts subis en moyenne"), taken.mean()))
     return Odds(outcomes=outcomes, charts=tuple(charts), expectations=tuple(expectations))

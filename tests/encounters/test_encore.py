@@ -24,6 +24,9 @@ ALDRIC = {
 }
 
 
+FEMININE = {"article": "defini", "gender": "f", "elision": "auto"}
+
+
 @pytest.fixture(autouse=True)
 def bestiary():
     call_command("loaddata", "fixtures/encore.json", verbosity=0)
@@ -71,10 +74,10 @@ def test_the_seeds_aldric_fight_runs_over_two_turns_in_an_encounter(client, enco
     assert s["Arbalétrier"]["sante"] == 1
     assert s["Arbalétrier"]["attacks_left"] == 1
     entry = encounter.log.order_by("-seq").first()
-    assert entry.title == "Aldric contre Arbalétrier : Réussite partielle"
-    assert "Aldric — Santé : 8 → 7" in entry.lines
-    assert "Arbalétrier — Santé : 4 → 1" in entry.lines
-    assert "Arbalétrier — Attaques restantes ce tour : — → 1" in entry.lines
+    assert entry.title == "Aldric contre l'Arbalétrier\u202f: Réussite partielle"
+    assert "Aldric — Santé\u202f: 8 → 7" in entry.lines
+    assert "Arbalétrier — Santé\u202f: 4 → 1" in entry.lines
+    assert "Arbalétrier — Attaques restantes ce tour\u202f: — → 1" in entry.lines
 
     advance(client, encounter)
     s = states(encounter)
@@ -152,7 +155,7 @@ def test_an_npc_spends_its_menace_in_attacks_per_turn_and_loses_the_rest_at_the_
         encounter=encounter,
         kind="pnj",
         name="Brute",
-        state={"name": "Brute", "menace": 3, "sante": 9, "sante_max": 9, "weapon": 4},
+        state={"name": "Brute", "grammar": FEMININE, "menace": 3, "sante": 9, "sante_max": 9, "weapon": 4},
     )
     # a failure opens the breach; the Brute focuses two attacks: 4 + 1 − 2 = 3
     play(
@@ -168,7 +171,7 @@ def test_an_npc_spends_its_menace_in_attacks_per_turn_and_loses_the_rest_at_the_
     assert s["Aldric"]["sante"] == 5
     advance(client, encounter)
     entry = encounter.log.order_by("-seq").first()
-    assert "Brute perd 1 attaque(s) non dépensée(s)." in entry.story
+    assert "La Brute perd 1\u00a0attaque non dépensée." in entry.story
     assert states(encounter)["Brute"]["attacks_left"] is None
 
 
@@ -277,3 +280,48 @@ def test_opposition_between_pcs_wounds_the_loser_and_uses_both_actions(client, e
     assert s["Brenna"]["sante"] == 5
     assert s["Brenna"]["acted"] is True
     assert s["Aldric"]["acted"] is True
+
+
+def test_the_log_of_a_few_rounds_reads_as_careful_french(client, encounter):
+    """Issue 15: every title, story line and technical line of the log, over two turns with the
+    seed's crossbowman (a bestiary name said « l'Arbalétrier »), a feminine ally who interposes and
+    a manoeuvre that helps the allies."""
+    from tests.french_lint import assert_clean
+
+    aldric = pc(encounter, **ALDRIC)
+    brenna = pc(encounter, name="Brenna", grammar=FEMININE | {"article": "propre"}, armour=1, cover=0)
+    bolt = crossbowman(client, encounter)
+    play(
+        client,
+        encounter,
+        "encore",
+        {"pc": aldric, "npcs": bolt, "interposer": brenna},
+        {"pc.1": 5, "pc.2": 1, "pc.3": 1, "pc.4": 1, "pc.5": 1},
+        **{"strike.interpose": True},
+    )
+    advance(client, encounter)
+    play(
+        client,
+        encounter,
+        "encore",
+        {"pc": aldric, "npcs": bolt},
+        {"pc.1": 5, "pc.2": 6, "pc.3": 1, "pc.4": 1, "pc.5": 1},
+        action="manoeuvre",
+        effect="à terre",
+        effect_helps_allies=True,
+    )
+    advance(client, encounter)
+    advance(client, encounter)  # an idle turn
+    entries = list(encounter.log.order_by("seq"))
+    texts = []
+    for entry in entries:
+        texts.append((f"{entry.seq} titre", entry.title))
+        texts += [(f"{entry.seq} récit", line) for line in entry.story]
+        texts += [(f"{entry.seq} ligne", line) for line in entry.lines]
+    assert_clean(texts)
+    story = [line for entry in entries for line in entry.story]
+    assert "Brenna se jette devant Aldric. L'Arbalétrier profite de l'ouverture et frappe Brenna." in story or (
+        "Brenna se jette devant Aldric. L'Arbalétrier contourne la garde et riposte sur Brenna." in story
+    )
+    assert "Les alliés gagnent +1d6 contre l'Arbalétrier jusqu'à la fin du tour." in story
+    assert "L'avantage «\u202fà terre\u202f» contre l'Arbalétrier prend fin." in story

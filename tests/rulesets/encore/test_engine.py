@@ -333,9 +333,10 @@ def test_bad_input_gets_french_messages_per_field():
             Scenario, {"action": "fuir", "pc": {"attribute": -1, "sante": 9, "sante_max": 8}, "npcs": [{"menace": 4}]}
         )
     errors = caught.value.errors
-    assert "choix inconnu « fuir »" in errors["action"]
-    assert errors["pc.attribute"] == "Attribut (dés) : doit être entre 0 et 10 (reçu -1)."
-    assert errors["npcs.0.menace"] == "Menace : doit être entre 1 et 3 (reçu 4)."
+    # French typography (issue 15): narrow no-break spaces before « : » and inside « », U+2212 minus
+    assert "choix inconnu «\u202ffuir\u202f»" in errors["action"]
+    assert errors["pc.attribute"] == "Attribut (dés)\u202f: doit être entre 0 et 10 (reçu \u22121)."
+    assert errors["npcs.0.menace"] == "Menace\u202f: doit être entre 1 et 3 (reçu 4)."
 
 
 def test_a_single_target_action_refuses_several_npcs():
