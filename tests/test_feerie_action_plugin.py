@@ -55,7 +55,7 @@ def test_action_odds_serialise_as_exact_fractions() -> None:
 def test_a_bad_action_request_gives_french_field_errors() -> None:
     with pytest.raises(ScenarioError) as info:
         resolve(ACTION, {"scenario": {"fighters": [{"name": "A", "vigilance": 99}]}})
-    assert info.value.errors["scenario.fighters.0.vigilance"] == "Vigilance : doit être entre 0 et 60 (reçu 99)."
+    assert info.value.errors["scenario.fighters.0.vigilance"] == "Vigilance\u202f: doit être entre 0 et 60 (reçu 99)."
 
 
 def test_a_bestiary_creature_becomes_a_fighter_with_its_contact_values(tables: None) -> None:
@@ -122,4 +122,4 @@ def test_the_dice_of_an_attack_count_activities_from_one_as_the_page_does() -> N
     )
     labels = [slot.label for slot in ACTION.dice_for(scenario).slots if slot.label.startswith("Activité")]
     assert labels[0].startswith("Activité n°1 (Rübezahl)")
-    assert labels[-1].startswith("Activité n°2 (Serpent à Sornettes)")
+    assert labels[-1].startswith("Activité n°2 (le Serpent à Sornettes)")  # with its article (issue 15)

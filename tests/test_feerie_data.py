@@ -118,7 +118,8 @@ def test_every_creature_resolves_against_every_other_in_both_modes(tables: None)
 
 
 def test_every_creature_can_join_an_action(tables: None) -> None:
-    fighters = [web.fighter_values(c) for c in m.Creature.objects.prefetch_related("attributes")[:12]]
+    # a preset's values are the form's flat paths (« grammar.article »)
+    fighters = [unflatten(web.fighter_values(c)) for c in m.Creature.objects.prefetch_related("attributes")[:12]]
     scenario = parse(ActionScenario, {"fighters": fighters})
     r = action.resolve(scenario, fixed_roll(dict.fromkeys(action.dice_for(scenario).keys(), 10)))
     assert r.outcome == "resolved"

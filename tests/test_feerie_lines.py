@@ -1,15 +1,17 @@
 """The « Ajuster » lines of the Féerie pages: what a choice filled, said in French (− for negatives, a
-no-break space before the colon)."""
+narrow no-break space before the colon, issue 15)."""
 
 from __future__ import annotations
 
 from bestiary.feerie import lines
 
 NB = "\u00a0"
+NNB = "\u202f"
 
 
 def say(describe, values):
-    return lines.french(describe)(values).replace(NB, " ")
+    """The line with its no-break spaces as plain ones (the test of the spaces themselves is below)."""
+    return lines.french(describe)(values).replace(NB, " ").replace(NNB, " ")
 
 
 def test_aspects_read_as_the_sheet_does() -> None:
@@ -42,7 +44,7 @@ def test_a_special_blow_names_itself_and_its_malus() -> None:
     assert say(lines.blow, values) == "Acharnement : Défense −8"
     assert say(lines.blow, {"blows.{row}.kind": "aucun"}) == "aucun malus"
     assert lines.french(lines.blow)({"blows.{row}.kind": "desarmer", "blows.{row}.attack_malus": -8}) == (
-        f"Désarmer{NB}: Attaque −8"
+        f"Désarmer{NNB}: Attaque −8"
     )
 
 
@@ -57,6 +59,9 @@ def test_a_mount_and_a_pace() -> None:
     mounted = {"{row}.mount.mounted": True, "{row}.mount.name": "Hippogriffe", "{row}.mount.taille": "2"}
     mounted |= {"{row}.mount.habilete": "16", "{row}.mount.riding_affinity": ""}
     assert say(lines.mount, mounted) == "Hippogriffe : Taille +2, Habileté 16"
+    # the bestiary's mount brings the grammar of its name (issue 15): « en selle sur l'Hippogriffe »
+    mounted |= {"{row}.mount.grammar.article": "defini", "{row}.mount.grammar.gender": "m"}
+    assert say(lines.mount, mounted) == "Hippogriffe : Taille +2, Habileté 16, se dit « l'Hippogriffe », au masculin"
     pace = {"situation.movement.pace": "course", "situation.movement.malus": "-8"}
     pace |= {"situation.movement.charge_bonus": "4", "situation.movement.divisor": "2"}
     assert (

@@ -144,7 +144,7 @@ def test_the_api_refuses_bad_input_with_french_messages(client_with_tables: Clie
     )
     assert response.status_code == 400
     assert response.json()["errors"]["scenario.situation.aim_ranks"].startswith(
-        "Rangs de visée : doit être entre 0 et 8"
+        "Rangs de visée\u202f: doit être entre 0 et 8"
     )
 
 

@@ -74,7 +74,7 @@ def test_a_tactic_beyond_the_cap_is_brought_back_to_it(client: Any) -> None:
     }
     assert settled.changes["attacker.tactic.defense"] == "-2"
     assert plain(settled.notes) == [
-        "Tactique de Wichtln ramenée à son plafond (±3) : Initiative −1 · Attaque +3 · Défense −2."
+        "Tactique du Wichtln ramenée à son plafond (±3)\u202f: Initiative −1 · Attaque +3 · Défense −2."
     ]
 
 
@@ -94,7 +94,7 @@ def test_a_combatant_without_combat_attributes_has_no_tactic(client: Any) -> Non
     assert settled.changes["defender.tactic.attack"] == "0"
     assert settled.changes["defender.tactic.defense"] == "0"
     assert plain(settled.notes) == [
-        "Sans Affinité ni Pouvoir de combat pour cette activité, pas de tactique. Tactique de Redcap retirée."
+        "Sans Affinité ni Pouvoir de combat pour cette activité, pas de tactique. Tactique du Redcap retirée."
     ]
 
 
@@ -108,7 +108,7 @@ def test_a_surprised_defender_declares_no_tactic(client: Any) -> None:
     settled = settle_exchange(data)
     assert (settled.changes["defender.tactic.attack"], settled.changes["defender.tactic.defense"]) == ("0", "0")
     assert plain(settled.notes) == [
-        "Un personnage surpris ne peut pas recourir à une tactique. Tactique de Redcap retirée."
+        "Un personnage surpris ne peut pas recourir à une tactique. Tactique du Redcap retirée."
     ]
 
 
@@ -140,7 +140,8 @@ def test_a_melee_attack_resets_what_counts_only_at_range(client: Any) -> None:
     assert settled.changes["situation.aim_ranks"] == "0"
     assert settled.changes["situation.target_movement.pace"] == "none"
     assert plain(settled.notes) == [
-        "Corps à corps : les rangs de visée, la portée, l'allure de la cible ne comptent qu'à distance ; remis à zéro."
+        "Corps à corps\u202f: les rangs de visée, la portée, l'allure de la cible ne comptent qu'à distance\u202f; "
+        "remis à zéro."
     ]
 
 
@@ -181,7 +182,7 @@ def test_a_bestiary_creature_takes_the_attributes_of_the_mode(client: Any) -> No
     names = {v for k, v in settled.changes.items() if k.startswith("attacker.attributes.") and k.endswith(".name")}
     assert "voix tonnante" in names
     assert plain(settled.notes) == [
-        "À distance : Wichtln prend ses Attributs à distance (tablier de cuir, voix tonnante)."
+        "À distance\u202f: le Wichtln prend ses Attributs à distance (tablier de cuir, voix tonnante)."
     ]
     adjusted = data | {"mode": "ranged", "attacker.vigilance": "16"}
     assert settle_exchange(adjusted).changes == {}
@@ -229,7 +230,7 @@ def test_a_combatant_does_not_target_itself(client: Any) -> None:
     assert settled.changes["activities.1.targets"] == ""
     assert (
         plain(settled.notes)[-1]
-        == "Un combattant ne s'attaque pas lui-même. Serpent à Sornettes retiré de ses propres cibles."
+        == "Un combattant ne s'attaque pas lui-même. Le Serpent à Sornettes retiré de ses propres cibles."
     )
 
 
@@ -255,7 +256,7 @@ def test_loading_other_creatures_rewrites_the_descriptions_that_named_the_former
     data = load(client, ACTION, page(client, ACTION), "preset.fighter.0", ogre)
     data = load(client, ACTION, data, "preset.fighter.1", lutin)
     labels = [data["activities.0.label"], data["activities.1.label"]]
-    assert labels == ["attaque Ogre", "attaque Lutin"]
+    assert labels == ["attaque l'Ogre", "attaque le Lutin"]  # each with its article (issue 15)
     response = client.post(ACTION, data)
     assert response.status_code == 303
 
@@ -265,6 +266,19 @@ def test_a_typed_description_that_names_no_former_creature_stays(client: Any) ->
     settled = settle_action(data)
     assert "activities.0.label" not in settled.changes
     assert settled.changes["activities.1.label"] == "attaque Kaa"
+
+
+def test_a_name_typed_over_another_is_said_as_a_proper_name(client: Any) -> None:
+    """Issue 15: « Kaa » typed over « le Serpent à Sornettes » is not « le Kaa »; the note says how to change
+    it. A name that begins as the former one did keeps its grammar (« Serpent 2 » stays « le Serpent 2 »)."""
+    settled = settle_action(page(client, ACTION) | {"fighters.1.name": "Kaa"})
+    assert settled.changes["fighters.1.grammar.article"] == "propre"
+    assert (
+        "«\u202fKaa\u202f» remplace «\u202fSerpent à Sornettes\u202f»\u202f: se dit «\u202fKaa\u202f», au masculin "
+        "(à changer sous «\u202fGrammaire du nom\u202f»)." in settled.notes
+    )
+    settled = settle_action(page(client, ACTION) | {"fighters.1.name": "Serpent 2"})
+    assert "fighters.1.grammar.article" not in settled.changes
 
 
 def test_a_fighters_tactic_follows_its_cap_its_surprise_and_its_activity(client: Any) -> None:

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from bestiary.feerie import models as m
 
@@ -74,7 +75,24 @@ class CreatureAttributeInline(admin.TabularInline):  # type: ignore[type-arg]
 
 @admin.register(m.Creature)
 class CreatureAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "vigilance", "habilete", "puissance", "resistance", "taille", "essence", "mount")
-    list_filter = ("taille", "mount")
+    list_display = (
+        "name",
+        "article",
+        "gender",
+        "vigilance",
+        "habilete",
+        "puissance",
+        "resistance",
+        "taille",
+        "essence",
+        "mount",
+    )
+    list_filter = ("taille", "mount", "article", "gender")
     search_fields = ("name", "notes", "attributes__name")
+    fieldsets = (
+        (None, {"fields": ("name", "vigilance", "habilete", "puissance", "resistance", "taille", "essence", "mount")}),
+        # how the story says the name (issue 15): « le Lutin », « l'Ogre », « Rübezahl »
+        (_("Grammaire du nom"), {"fields": ("article", "gender", "elision")}),
+        (None, {"fields": ("notes",)}),
+    )
     inlines = (CreatureAttributeInline,)

@@ -13,25 +13,19 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
-from rulesets.feerie.engine import signed
+from calculator.grammar import describe_grammar
+from rulesets.core.french import NBSP, count, signed, typography
 from rulesets.feerie.model import BlowKind, CoverMode, Pace
 
 SEP = " · "
-NBSP = "\u00a0"
-
-
-def fr(line: str) -> str:
-    """French typography: a no-break space before « : ; ! ? » and inside the guillemets."""
-    for mark in (":", ";", "!", "?", "»"):
-        line = line.replace(" " + mark, NBSP + mark)
-    return line.replace("« ", "«" + NBSP)
 
 
 def french(describe: Any) -> Any:
-    """A ``describe`` whose line follows :func:`fr`."""
+    """A ``describe`` whose line is in French typography (issue 15: the narrow no-break space before
+    « : ; ! ? » and inside « », the minus sign U+2212)."""
 
     def wrapped(values: Mapping[str, Any]) -> str:
-        return fr(describe(values))
+        return typography(describe(values))
 
     wrapped.__doc__ = describe.__doc__
     wrapped.__name__ = describe.__name__
@@ -65,7 +59,7 @@ def plain(raw: Any) -> str:
     n = integer(raw)
     if n is None:
         return text(raw)
-    return str(n).replace("-", "−")
+    return signed(n, plus="")
 
 
 def sign(raw: Any) -> str:
@@ -84,7 +78,8 @@ def choice_label(choice: Any, raw: Any) -> str:
 
 
 def points(n: int) -> str:
-    return _("{n} point").format(n=n) if abs(n) <= 1 else _("{n} points").format(n=n)
+    """« 1 point », « 3 points »."""
+    return count(n, _("point"))
 
 
 def _get(values: Mapping[str, Any], prefix: str, key: str) -> Any:
@@ -147,18 +142,22 @@ def modifiers(values: Mapping[str, Any]) -> str:
 
 
 def mount(values: Mapping[str, Any]) -> str:
-    """« à pied », or « Hippogriffe : Taille +2, Habileté 16 »."""
+    """« à pied », or « Hippogriffe : Taille +2, Habileté 16, se dit « l'Hippogriffe », au masculin »."""
     p = "{row}.mount"
     if not ticked(_get(values, p, "mounted")):
         return _("à pied")
-    name = text(_get(values, p, "name")) or _("monture sans nom")
+    name = text(_get(values, p, "name"))
     line = _("{name} : Taille {taille}, Habileté {habilete}").format(
-        name=name, taille=sign(_get(values, p, "taille")), habilete=plain(_get(values, p, "habilete"))
+        name=name or _("monture sans nom"),
+        taille=sign(_get(values, p, "taille")),
+        habilete=plain(_get(values, p, "habilete")),
     )
     cap = _get(values, p, "riding_affinity")
     if text(cap):
         line += _(", Affinité applicable {cap}").format(cap=plain(cap))
-    return line.replace(" :", NBSP + ":")
+    if name and any(f"{p}.grammar.{k}" in values for k in ("article", "gender", "elision")):
+        line += ", " + describe_grammar(name, values, f"{p}.grammar.")
+    return typography(line)
 
 
 def blow(values: Mapping[str, Any]) -> str:
@@ -180,7 +179,7 @@ def blow(values: Mapping[str, Any]) -> str:
     effect = _get(values, p, "effect_value")
     if integer(effect):
         parts.append(_("effet {n}").format(n=plain(effect)))
-    return f"{choice_label(BlowKind, kind)}{NBSP}: " + (", ".join(parts) or _("aucun malus"))
+    return f"{choice_label(BlowKind, kind)} : " + (", ".join(parts) or _("aucun malus"))
 
 
 def previous_loss(values: Mapping[str, Any]) -> str:
@@ -210,7 +209,7 @@ def _movement(values: Mapping[str, Any], p: str) -> str:
         parts.append(_("distance (Habileté + Taille)/{n}").format(n=plain(divisor)))
     if not parts:
         return _("{pace}, aucun effet").format(pace=label)
-    return f"{label}{NBSP}: " + ", ".join(parts)
+    return f"{label} : " + ", ".join(parts)
 
 
 def movement(values: Mapping[str, Any]) -> str:
@@ -252,7 +251,7 @@ def cover(values: Mapping[str, Any]) -> str:
     if mode in ("", CoverMode.NONE.value):
         return _("aucune")
     if mode == CoverMode.EXPOSED.value:
-        return _("parties exposées{nbsp}: Défense {n}").format(nbsp=NBSP, n=sign(_get(values, p, "exposed_modifier")))
+        return _("parties exposées : Défense {n}").format(n=sign(_get(values, p, "exposed_modifier")))
     material = text(_get(values, p, "material"))
     head = _("au travers ({material})").format(material=material) if material else _("au travers")
     parts = []
@@ -267,7 +266,7 @@ def cover(values: Mapping[str, Any]) -> str:
     opacity = _get(values, p, "opacity_malus")
     if integer(opacity):
         parts.append(_("toucher {n}").format(n=sign(opacity)))
-    return f"{head}{NBSP}: " + ", ".join(parts)
+    return f"{head} : " + ", ".join(parts)
 
 
 # --- the Action -----------------------------------------------------------------------------------------
@@ -318,7 +317,7 @@ def fighter_state(values: Mapping[str, Any]) -> str:
     parts.append(_("Initiative {n}").format(n=plain(initiative)) if text(initiative) else _("Initiative aux dés"))
     angles = _get(values, p, "open_angles")
     if integer(angles) not in (None, 4):
-        parts.append(_("{n} angles ouverts").format(n=plain(angles)))
+        parts.append(count(integer(angles) or 0, _("angle ouvert"), _("angles ouverts")))
     return SEP.join(parts)
 
 
@@ -351,7 +350,7 @@ def change(values: Mapping[str, Any]) -> str:
     line = _("au rang {n}").format(n=plain(rank))
     note = text(_get(values, p, "note"))
     if note:
-        line += f"{NBSP}: {note}"
+        line += f" : {note}"
     if ticked(_get(values, p, "new_tactic")):
         line += SEP + _("nouvelle tactique {t}").format(t=tactic_of(values, p + ".tactic"))
     return line

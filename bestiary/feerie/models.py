@@ -5,6 +5,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from bestiary.grammar import NameGrammar
 from rulesets.feerie.model import AttributeKind, BlowKind, Pace
 
 TAILLE = [MinValueValidator(-5), MaxValueValidator(5)]
@@ -216,7 +217,10 @@ class TacticPreset(models.Model):
         return f"{self.name} (I {self.initiative:+d} / A {self.attack:+d} / D {self.defense:+d})"
 
 
-class Creature(models.Model):
+class Creature(NameGrammar):
+    """A creature of the bestiary; its name carries its grammar (« le Lutin », « l'Ogre », issue 15),
+    which the presets hand to the combatant, the mount and the encounter's Féerique."""
+
     name = models.CharField(_("nom"), max_length=80, unique=True)
     vigilance = models.PositiveSmallIntegerField(_("Vigilance"), validators=ASPECT)
     habilete = models.PositiveSmallIntegerField(_("Habileté"), validators=ASPECT)

@@ -15,16 +15,18 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from bestiary.feerie.lines import fr, integer, tactic_of, text
+from bestiary.feerie.lines import integer, tactic_of, text
 from bestiary.feerie.state import Scene, preset_rows
 from calculator import bestiary_cache, plugins, services
+from calculator.grammar import describe_grammar, grammar_of
 from calculator.plugins import PresetGroup, Settled
 from calculator.settling import RawForm
-from rulesets.core.i18n import de
+from rulesets.core.french import DEFINITE_M, Article, Elision, Gender, Grammar, Noun, join, quote, typography
 from rulesets.core.registry import load_all
 from rulesets.core.schema import INDEX_DIGITS, ascii_number, parse_index
 from rulesets.feerie.action import ActivityKind
 from rulesets.feerie.model import BlowKind, Mode, Pace, scale_tactic
+from rulesets.feerie.speech import who
 
 TACTIC_KEYS = ("initiative", "attack", "defense")
 NO_TACTIC_RULE = _("Sans Affinité ni Pouvoir de combat pour cette activité, pas de tactique.")
@@ -58,21 +60,30 @@ class Settler(RawForm):
         return self._scene
 
     def note(self, text: str) -> None:
-        super().note(fr(text))
+        super().note(typography(text))
+
+    def who(self, prefix: str, fallback: str) -> Noun:
+        """The combatant at ``prefix`` as the notes name it: its name with the grammar of its fields
+        (« le Wichtln », « Rübezahl »), or ``fallback`` (« l'attaquant »)."""
+        return who(text(self.get(f"{prefix}.name")), self.grammar(f"{prefix}.grammar."), fallback)
+
+    def grammar(self, prefix: str) -> Grammar:
+        values = {k: self.get(f"{prefix}{k}") for k in ("article", "gender", "elision")}
+        return grammar_of(values, "") or Grammar()
 
     def _write(self, path: str, value: str | None) -> None:
         super()._write(path, value)
         self._scene = None
 
 
-def bound_tactic(s: Settler, prefix: str, cap: int, name: str) -> bool:
+def bound_tactic(s: Settler, prefix: str, cap: int, name: Noun) -> bool:
     """A tactic beyond its cap, brought back to it in proportion (« Un modificateur ne peut être supérieur à
     la somme des Affinités et des maîtrises de Pouvoirs utilisées pour l'activité »); none without a cap."""
     values = [s.number(f"{prefix}.{k}") or 0 for k in TACTIC_KEYS]
     if cap <= 0:
         changed = s.load(prefix, dict.fromkeys(TACTIC_KEYS, 0))
         if changed:
-            s.note(_("{rule} Tactique {of} retirée.").format(rule=NO_TACTIC_RULE, of=de(name)))
+            s.note(_("{rule} Tactique {n.de} retirée.").format(rule=NO_TACTIC_RULE, n=name))
         return changed
     widest = max(abs(v) for v in values)
     if widest <= cap:
@@ -82,25 +93,25 @@ def bound_tactic(s: Settler, prefix: str, cap: int, name: str) -> bool:
     changed = s.load(prefix, scaled)
     if changed:
         s.note(
-            _("Tactique {of} ramenée à son plafond (±{cap}) : {line}.").format(
-                of=de(name), cap=cap, line=tactic_of(scaled, "")
+            _("Tactique {n.de} ramenée à son plafond (±{cap}) : {line}.").format(
+                n=name, cap=cap, line=tactic_of(scaled, "")
             )
         )
     return changed
 
 
-def withdraw_tactic(s: Settler, prefix: str, name: str, reason: str) -> bool:
+def withdraw_tactic(s: Settler, prefix: str, name: Noun, reason: str) -> bool:
     changed = s.load(prefix, dict.fromkeys(TACTIC_KEYS, 0))
     if changed:
-        s.note(_("{reason} Tactique {of} retirée.").format(reason=reason, of=de(name)))
+        s.note(_("{reason} Tactique {n.de} retirée.").format(reason=reason, n=name))
     return changed
 
 
 # --- the exchange ---------------------------------------------------------------------------------------
 
 
-def _who(s: Settler, side: str) -> str:
-    return s.get(f"{side}.name") or (_("l'attaquant") if side == "attacker" else _("le défenseur"))
+def _who(s: Settler, side: str) -> Noun:
+    return s.who(side, _("attaquant") if side == "attacker" else _("défenseur"))
 
 
 def follow_mode(s: Settler) -> None:
@@ -120,12 +131,15 @@ def follow_mode(s: Settler) -> None:
             if twin is not None and preset_rows(twin.values) != preset_rows(preset.values):
                 s.load(side, twin.values)
                 names = ", ".join(row[0] for row in preset_rows(twin.values)) or _("aucun")
+                creature = s.who(side, _("attaquant") if side == "attacker" else _("défenseur"))
                 template = (
-                    _("À distance : {name} prend ses Attributs à distance ({names}).")
+                    _("À distance : {n.subject} {n[prend|prennent]} {n[ses|leurs]} Attributs à distance ({names}).")
                     if ranged
-                    else _("Au contact : {name} prend ses Attributs au contact ({names}).")
+                    else _(
+                        "Au contact : {n.subject} {n[prend|prennent]} {n[ses|leurs]} Attributs au contact ({names})."
+                    )
                 )
-                s.note(template.format(name=twin.values.get("name", ""), names=names))
+                s.note(template.format(n=creature, names=names))
             break
 
 
@@ -213,8 +227,8 @@ def settle_exchange(data: Mapping[str, str]) -> Settled:
 # --- the Action -----------------------------------------------------------------------------------------
 
 
-def _fighter_name(s: Settler, i: int) -> str:
-    return s.get(f"fighters.{i}.name") or _("le combattant n°{n}").format(n=i + 1)
+def _fighter_name(s: Settler, i: int) -> Noun:
+    return s.who(f"fighters.{i}", _("combattant n°{n}").format(n=i + 1))
 
 
 def _numbers(raw: Any) -> list[int]:
@@ -291,8 +305,10 @@ def described(s: Settler, j: int) -> str:
     if s.get(f"{p}.kind") != ActivityKind.ATTACK.value:
         return ""
     n = len(s.rows("fighters"))
-    names = [_fighter_name(s, t) for t in _numbers(s.get(f"{p}.targets")) if t < n]
-    return _("attaque {targets}").format(targets=", ".join(names)) if names else ""
+    names = [_fighter_name(s, t).subject for t in _numbers(s.get(f"{p}.targets")) if t < n]
+    actor = s.number(f"{p}.actor")
+    verb = _fighter_name(s, actor)["attaque|attaquent"] if actor is not None and actor < n else _("attaque")
+    return _("{verb} {targets}").format(verb=verb, targets=join(names)) if names else ""
 
 
 def follow_names(s: Settler) -> None:
@@ -312,6 +328,8 @@ def follow_names(s: Settler) -> None:
         for i in renamed
         if group is not None and any(s.scene.matches(f"fighters.{i}", p.values) for p in group.presets)
     }
+    for i in sorted(renamed.keys() - loaded):
+        follow_grammar(s, f"fighters.{i}", renamed[i])
     for j in s.rows("activities"):
         p = f"activities.{j}"
         label = s.get(f"{p}.label")
@@ -321,12 +339,40 @@ def follow_names(s: Settler) -> None:
         if actor in loaded or any(_names(label, former) for former in renamed.values()):
             new = described(s, j)
             if s.set(f"{p}.label", new):
-                who = _fighter_name(s, actor) if actor is not None and actor < fighters else "?"
-                s.note(
-                    _("Activité {of} : « {old} » devient « {new} ».").format(of=de(who), old=label, new=new)
-                    if new
-                    else _("Activité {of} : « {old} » effacée.").format(of=de(who), old=label)
+                who_ = (
+                    _fighter_name(s, actor)
+                    if actor is not None and actor < fighters
+                    else Noun(_("combattant absent"), DEFINITE_M)
                 )
+                s.note(
+                    _("Activité {n.de} : {old} devient {new}.").format(n=who_, old=quote(label), new=quote(new))
+                    if new
+                    else _("Activité {n.de} : {old} effacée.").format(n=who_, old=quote(label))
+                )
+
+
+def _first_word(name: str) -> str:
+    words = name.casefold().split()
+    return words[0] if words else ""
+
+
+PROPER_NAME = {"article": Article.PROPER.value, "gender": Gender.MASCULINE.value, "elision": Elision.AUTO.value}
+
+
+def follow_grammar(s: Settler, prefix: str, former: str) -> None:
+    """A name typed over another (« Kaa » over « le Serpent à Sornettes ») is not said as the former one
+    was (issue 15): it takes the grammar of a name typed by hand, a proper name, masculine, and the note
+    says how to change it. A name that begins as the former one did (« Lutin 2 » after « Lutin ») keeps
+    its grammar; a creature loaded from the bestiary brings its own."""
+    name = text(s.get(f"{prefix}.name"))
+    if not name or _first_word(name) == _first_word(former):
+        return
+    if s.load(f"{prefix}.grammar", PROPER_NAME):
+        s.note(
+            _("{new} remplace {old} : {said} (à changer sous « Grammaire du nom »).").format(
+                new=quote(name), old=quote(former), said=describe_grammar(name, PROPER_NAME, "")
+            )
+        )
 
 
 def fix_action(s: Settler) -> bool:
@@ -344,8 +390,8 @@ def fix_action(s: Settler) -> bool:
             if clean != old and s.set(f"{p}.targets", _targets_text(clean)):
                 if actor in old and actor is not None:
                     s.note(
-                        _("{reason} {name} retiré de ses propres cibles.").format(
-                            reason=errors[f"{p}.targets"], name=_fighter_name(s, actor)
+                        _("{reason} {n.Subject} {n[retiré]} de {n[ses|leurs]} propres cibles.").format(
+                            reason=errors[f"{p}.targets"], n=_fighter_name(s, actor)
                         )
                     )
                 changed = True

@@ -5,6 +5,7 @@ what follows a choice (:mod:`bestiary.feerie.settle`); the page's own selects ar
 ``templatetags/feerie_tags.py``.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +15,13 @@ from bestiary.feerie import lines, selectors
 from bestiary.feerie import models as m
 from bestiary.feerie.settle import settle_action, settle_exchange
 from bestiary.feerie.state import ATTRIBUTE_FIELDS, MAX_ATTRIBUTES
+from calculator.grammar import describe_grammar
 from calculator.plugins import Preset, PresetGroup, TableValues, WebPlugin, register
+from rulesets.core.french import signed
 from rulesets.core.request import Resolution
 from rulesets.core.schema import parse_index
 from rulesets.feerie import action
-from rulesets.feerie.engine import derive, signed
+from rulesets.feerie.engine import attacker_who, defender_who, derive
 from rulesets.feerie.model import Attribute, AttributeKind, BlowKind, Combatant, Exchange, Mode, scale_tactic
 
 TACTIC_CAPS = range(1, 9)  # the caps listed in a tactic group (any other cap is found by its key too)
@@ -44,6 +47,7 @@ def combatant(creature: m.Creature, *, ranged: bool = False) -> Combatant:
     )
     return Combatant(
         name=creature.name,
+        grammar=creature.grammar,
         vigilance=creature.vigilance,
         habilete=creature.habilete,
         puissance=creature.puissance,
@@ -55,10 +59,12 @@ def combatant(creature: m.Creature, *, ranged: bool = False) -> Combatant:
 
 
 def creature_values(creature: m.Creature, *, ranged: bool = False) -> dict[str, Any]:
-    """A creature's Aspects and the Attributs that apply in this mode (one blank row when it has none)."""
+    """A creature's name and its grammar, its Aspects and the Attributs that apply in this mode (one blank
+    row when it has none)."""
     c = combatant(creature, ranged=ranged)
     values: dict[str, Any] = {
         "name": c.name,
+        **creature.grammar_values(),
         "vigilance": c.vigilance,
         "habilete": c.habilete,
         "puissance": c.puissance,
@@ -109,6 +115,7 @@ def fighter_values(creature: m.Creature) -> dict[str, Any]:
     dv = derive(Exchange(attacker=c, defender=c, mode=Mode.MELEE))
     return {
         "name": c.name,
+        **creature.grammar_values(),
         "vigilance": c.vigilance,
         "initiative_bonus": sum(a.value for a in c.attributes if a.initiative),
         "affinities": sum(a.value for a in c.attributes if a.kind is AttributeKind.AFFINITE),
@@ -225,7 +232,13 @@ def presets() -> list[PresetGroup]:
         Preset(
             key=str(c.pk),
             label=creature_label(c),
-            values={"mounted": True, "name": c.name, "taille": c.taille, "habilete": c.habilete},
+            values={
+                "mounted": True,
+                "name": c.name,
+                **c.grammar_values(),
+                "taille": c.taille,
+                "habilete": c.habilete,
+            },
         )
         for c in selectors.mount_list()
     ]
@@ -392,14 +405,18 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         rows.append(
             (
                 "essence_after",
-                _("Essence de {name}").format(name=s.defender.name or _("du défenseur")),
+                _("Essence {d.de}").format(d=defender_who(s)),
                 lines.plain(n["essence_after"]),
             )
         )
     for event in resolution.result.events_of("blow"):
         rows.append((f"effect_{event.data.get('blow')}", _("Effet"), event.label))
     if resolution.result.outcome == "incident" and not s.situation.target_inanimate:
-        rows.append(("self_loss", _("Incident : perte s'il se blesse lui-même"), lines.plain(n["self_loss"])))
+        label = _(
+            "Incident : perte {a[s'il se blesse lui-même|si elle se blesse elle-même|s'ils se blessent eux-mêmes|"
+            "si elles se blessent elles-mêmes]}"
+        ).format(a=attacker_who(s))
+        rows.append(("self_loss", label, lines.plain(n["self_loss"])))
     return rows
 
 
@@ -425,8 +442,24 @@ def _group(key: str, label: str, prefix: str, names: tuple[str, ...], describe: 
     return TableValues(key, label, tuple(f"{prefix}.{n}" for n in names), describe)
 
 
+GRAMMAR = ("grammar.article", "grammar.gender", "grammar.elision")
+
+
+def name_table(key: str, prefix: str) -> TableValues:
+    """How a combatant's name is said (issue 15): its grammar fields behind « Ajuster », the line
+    « se dit « le Wichtln », au masculin ». The name is read for the line; the template draws its field
+    above the disclosure, and only the grammar fields inside it."""
+    name, grammar = f"{prefix}.name", f"{prefix}.grammar."
+
+    def describe(values: Mapping[str, Any]) -> str:
+        return describe_grammar(lines.text(values.get(name)), values, grammar)
+
+    return TableValues(key, _("Grammaire du nom"), (name, *(f"{prefix}.{g}" for g in GRAMMAR)), describe)
+
+
 TABLE_VALUES = (
     # a combatant's (row: "attacker" or "defender")
+    name_table("name", "{row}"),
     _group(
         "aspects",
         _("Aspects"),
@@ -448,7 +481,7 @@ TABLE_VALUES = (
         "mount",
         _("Monture"),
         "{row}.mount",
-        ("mounted", "name", "taille", "habilete", "riding_affinity"),
+        ("mounted", "name", "taille", "habilete", "riding_affinity", *GRAMMAR),
         lines.french(lines.mount),
     ),
     _group(
@@ -566,6 +599,7 @@ def action_defaults() -> dict[str, Any]:
 
 
 ACTION_TABLE_VALUES = (
+    name_table("fighter_name", "fighters.{row}"),
     _group(
         "fighter",
         _("Valeurs"),

@@ -27,14 +27,16 @@ from fractions import Fraction
 from typing import Annotated, Any
 
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, numeric_die
+from rulesets.core.french import DEFINITE_M, PROPER_M, Grammar, Noun, count, join, parenthesize, signed, typography
 from rulesets.core.i18n import _
 from rulesets.core.odds import Chart, Odds
 from rulesets.core.results import Event, Result
 from rulesets.core.schema import Choice, Spec
 from rulesets.feerie.angles import crowding, sweep
-from rulesets.feerie.engine import SEED, signed, slot_label
+from rulesets.feerie.engine import SEED, slot_label
 from rulesets.feerie.model import SEED_SURFACES, DiceTerm, SurfaceRow, Tactic
 from rulesets.feerie.odds import grouped_bars
+from rulesets.feerie.speech import who
 
 R_SEQUENCE = f"{SEED} — La séquence d'une Action"
 R_DECLARATION = f"{R_SEQUENCE}, 1) Déclaration d'intention"
@@ -79,9 +81,13 @@ class ActivityKind(Choice):
 
 @dataclass(frozen=True, slots=True)
 class Fighter:
-    """A combatant of the Action, with the derived values computed by the exchange calculator."""
+    """A combatant of the Action, with the derived values computed by the exchange calculator.
+
+    ``grammar`` says how the texts name it (issue 15): « Rübezahl », « le Serpent à Sornettes »;
+    without a name they say « le combattant n°2 »."""
 
     name: Annotated[str, Spec(label=_("Nom"), max_length=80)] = ""
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     vigilance: Annotated[int, Spec(label=_("Vigilance"), ge=0, le=60)] = 10
     initiative_bonus: Annotated[int, Spec(label=_("Attributs applicables à l'Initiative"), ge=-30, le=40)] = 0
     affinities: Annotated[int, Spec(label=_("Total d'Affinités (priorité)"), ge=0, le=100)] = 0
@@ -103,15 +109,15 @@ class Fighter:
         errors: dict[str, str] = {}
         total = t.initiative + t.attack + t.defense
         if total:
-            errors[prefix] = _("La somme des modifications de tactique doit être nulle (reçu {total:+d}).").format(
-                total=total
+            errors[prefix] = _("La somme des modifications de tactique doit être nulle (reçu {total}).").format(
+                total=signed(total)
             )
         if self.tactic_cap is not None:
             for key, value in (("initiative", t.initiative), ("attack", t.attack), ("defense", t.defense)):
                 if abs(value) > self.tactic_cap:
                     errors[f"{prefix}.{key}"] = _(
-                        "Une modification de tactique ne peut dépasser le plafond ({cap}), reçu {value:+d}."
-                    ).format(cap=self.tactic_cap, value=value)
+                        "Une modification de tactique ne peut dépasser le plafond ({cap}), reçu {value}."
+                    ).format(cap=self.tactic_cap, value=signed(value))
         return errors
 
     def check(self) -> dict[str, str]:
@@ -180,9 +186,40 @@ class Impersonal:
 
 
 DEFAULT_FIGHTERS = (
-    Fighter("Rübezahl", vigilance=20, attack=22, defense=20, damage=14, soak=14, essence=40, taille=2),
-    Fighter("Serpent à Sornettes", vigilance=17, attack=21, defense=15, damage=6, soak=8, essence=20),
+    Fighter("Rübezahl", PROPER_M, vigilance=20, attack=22, defense=20, damage=14, soak=14, essence=40, taille=2),
+    Fighter("Serpent à Sornettes", DEFINITE_M, vigilance=17, attack=21, defense=15, damage=6, soak=8, essence=20),
 )
+
+
+def fighter_who(f: Fighter, i: int) -> Noun:
+    """A combatant as the texts name it: its name with its grammar, or « le combattant n°3 » (numbered
+    from 1, as the page does) without one."""
+    return who(f.name, f.grammar, _("combattant n°{n}").format(n=i + 1))
+
+
+def fighter_whos(s: ActionScenario) -> list[Noun]:
+    return [fighter_who(f, i) for i, f in enumerate(s.fighters)]
+
+
+def doing(s: ActionScenario, j: int, people: list[Noun]) -> str:
+    """What activity ``j`` does, as a verb phrase after its combatant's name: its description (typed by
+    the game master, « frappe le Serpent »), else « attaque le Lutin et le Farfadet », else « agit »."""
+    act = s.activities[j]
+    actor = people[act.actor] if 0 <= act.actor < len(people) else Noun(_("combattant"), DEFINITE_M)
+    label = act.label.strip().rstrip(".")
+    if label:
+        return label
+    targets = [people[t].subject for t in act.target_list() if 0 <= t < len(people)]
+    if act.kind is ActivityKind.ATTACK and targets:
+        return _("{verb} {targets}").format(verb=actor["attaque|attaquent"], targets=join(targets))
+    return actor["agit|agissent"]
+
+
+def _fighters(n: int) -> str:
+    """« Il n'y a qu'un combattant (numéro 0). », « Il n'y a que 3 combattants (numérotés de 0 à 2). »."""
+    if n == 1:
+        return _("Il n'y a qu'un combattant (numéro 0).")
+    return _("Il n'y a que {n} (numérotés de 0 à {m}).").format(n=count(n, _("combattant")), m=n - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +245,7 @@ class ActionScenario:
             if act.kind is ActivityKind.NONE:
                 continue
             if act.actor >= n:
-                errors[f"{p}.actor"] = _("Il n'y a que {n} combattant(s) (numérotés de 0 à {m}).").format(n=n, m=n - 1)
+                errors[f"{p}.actor"] = _fighters(n)
                 continue
             targets = act.target_list()
             if act.bad_targets():
@@ -218,9 +255,7 @@ class ActionScenario:
                 continue
             for t in targets:
                 if t >= n:
-                    errors[f"{p}.targets"] = _("Il n'y a que {n} combattant(s) (numérotés de 0 à {m}).").format(
-                        n=n, m=n - 1
-                    )
+                    errors[f"{p}.targets"] = _fighters(n)
                 elif t == act.actor:
                     errors[f"{p}.targets"] = _("Un combattant ne s'attaque pas lui-même.")
             if f"{p}.targets" in errors:
@@ -246,11 +281,12 @@ class ActionScenario:
         for i, f in enumerate(self.fighters):
             if f.tactic.is_declared and i not in acting and f"fighters.{i}.tactic" not in errors:
                 errors[f"fighters.{i}.tactic"] = _(
-                    "On ne peut déclarer de tactique que si l'on agit : {name} n'a déclaré aucune activité."
-                ).format(name=f.name or i)
+                    "On ne peut déclarer de tactique que si l'on agit : {n.subject} {n[n'a|n'ont]} déclaré aucune "
+                    "activité."
+                ).format(n=fighter_who(f, i))
         for j, ev in enumerate(self.impersonal):
             if ev.target is not None and ev.target >= n:
-                errors[f"impersonal.{j}.target"] = _("Il n'y a que {n} combattant(s).").format(n=n)
+                errors[f"impersonal.{j}.target"] = _fighters(n)
         return errors
 
 
@@ -271,13 +307,14 @@ def dice_for(s: ActionScenario) -> DiceSpec:
             for i in range(1, s.roll.minus + 1)
         )
 
+    people = fighter_whos(s)
     for i, f in enumerate(s.fighters):
         if f.initiative is None:
-            term(f"init.{i}", _("Initiative de {name}").format(name=f.name))
+            term(f"init.{i}", _("Initiative {n.de}").format(n=people[i]))
     for j, act in enumerate(s.activities):
         if act.kind is ActivityKind.ATTACK and act.term is None and act.actor < len(s.fighters):
             # people count activities from 1 (the page's « Activité n°1 »); the key keeps the index
-            term(f"act.{j}", _("Activité n°{n} ({name})").format(n=j + 1, name=s.fighters[act.actor].name))
+            term(f"act.{j}", _("Activité n°{n} {of}").format(n=j + 1, of=parenthesize(people[act.actor].subject)))
     return DiceSpec(tuple(slots))
 
 
@@ -332,6 +369,7 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
             per_actor[act.actor].append(j)
     for actor, indices in sorted(per_actor.items()):
         f = s.fighters[actor]
+        name = fighter_who(f, actor)
         tactic = f.tactic
         previous_rank: int | None = None
         carried_anticipation = 0
@@ -349,25 +387,28 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                 natural = min(natural, act.change.rank)
                 change_defense = new.defense - tactic.defense - CHANGE_MALUS
                 tactic = new
+            # each reason names the combatant: it is the event's whole label, and a sentence of the story
             if initiatives[actor] <= 0:
-                refused = _("Initiative nulle ou négative : {name} ne peut agir pendant cette Action.").format(
-                    name=f.name
-                )
+                refused = _(
+                    "Initiative nulle ou négative : {n.subject} ne {n[peut|peuvent]} agir pendant cette Action."
+                ).format(n=name)
             rank = act.rank if act.rank is not None else natural
             if not refused and previous_rank is not None and rank >= previous_rank:
                 refused = _(
-                    "Une activité supplémentaire a lieu au plus tôt au rang suivant la précédente ({r})."
-                ).format(r=previous_rank - 1)
+                    "Une activité supplémentaire {n.de} a lieu au plus tôt au rang suivant la précédente ({r})."
+                ).format(n=name, r=previous_rank - 1)
             if not refused and rank > top:
-                refused = _("Aucune activité ne peut avoir lieu avant le plus haut jet d'Initiative ({top}).").format(
-                    top=top
-                )
+                refused = _(
+                    "{n.Subject} ne {n[peut|peuvent]} agir avant le plus haut jet d'Initiative ({top})."
+                ).format(n=name, top=top)
             if not refused and act.change.rank is not None and rank > act.change.rank:
-                refused = _("On ne peut agir avant d'avoir choisi d'agir (changement au rang {r}).").format(
-                    r=act.change.rank
-                )
+                refused = _(
+                    "{n.Subject} ne {n[peut|peuvent]} agir avant d'avoir choisi d'agir (changement au rang {r})."
+                ).format(n=name, r=act.change.rank)
             if not refused and rank < 1:
-                refused = _("Le rang 1 est le dernier auquel on peut agir : il faut anticiper.")
+                refused = _(
+                    "Le rang 1 est le dernier auquel on peut agir : {n.subject} {n[doit|doivent]} anticiper."
+                ).format(n=name)
             anticipation = max(0, rank - natural)
             if tactic.attack:
                 parts.append((_("Tactique"), tactic.attack, R_RESOLUTION))
@@ -376,7 +417,9 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
             if carried_anticipation:
                 parts.append((_("Anticipation d'une activité précédente"), -carried_anticipation, R_ANTICIPATION))
             if anticipation:
-                parts.append((_("Anticipation de {n} rang(s)").format(n=anticipation), -anticipation, R_ANTICIPATION))
+                parts.append(
+                    (_("Anticipation de {n}").format(n=count(anticipation, _("rang"))), -anticipation, R_ANTICIPATION)
+                )
             if order:
                 parts.append(
                     (_("Activité supplémentaire n°{k}").format(k=order), -EXTRA_MALUS * order, R_SUPPLEMENTAIRE)
@@ -387,7 +430,7 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                 parts.append((_("Attributs propres à l'activité"), act.bonus, R_RESOLUTION))
             if act.aim and rank < natural:
                 aimed = min(AIM_MAX, natural - rank)
-                parts.append((_("Visée ({n} rang(s) de retard)").format(n=aimed), aimed, R_VISER))
+                parts.append((_("Visée ({n} de retard)").format(n=count(aimed, _("rang"))), aimed, R_VISER))
             defense_after = -anticipation - (EXTRA_MALUS if order else 0)
             out.append(
                 Planned(
@@ -422,7 +465,7 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                             change_defense=0,
                             defense_after=0,
                             tactic_attack=tactic.attack,
-                            refused=_("L'activité précédente de {name} n'a pas lieu.").format(name=f.name),
+                            refused=_("L'activité précédente {n.de} n'a pas lieu : celle-ci non plus.").format(n=name),
                         )
                     )
                 break
@@ -442,7 +485,7 @@ def priority(f: Fighter, initiative: int, dice_term: int) -> tuple[int, int, int
 def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
     ev: list[Event] = []
     n = len(s.fighters)
-    names = [f.name for f in s.fighters]
+    people = fighter_whos(s)
     initiatives: list[int] = []
     terms: list[int] = []
     for i, f in enumerate(s.fighters):
@@ -460,7 +503,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             ev.append(
                 Event(
                     "init_term",
-                    f"{f.name} : {label}",
+                    f"{people[i].Subject} : {label}",
                     signed(value) if k else str(value),
                     rule,
                     G_INIT,
@@ -470,7 +513,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         ev.append(
             Event(
                 "init_term",
-                f"{f.name} : {_('jet')} ({shown})",
+                f"{people[i].Subject} : {_('jet')} ({shown})",
                 signed(term),
                 R_INITIATIVE,
                 G_INIT,
@@ -480,7 +523,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         ev.append(
             Event(
                 "initiative",
-                f"{f.name} : {_('Initiative')}",
+                f"{people[i].Subject} : {_('Initiative')}",
                 str(total),
                 R_INITIATIVE,
                 G_INIT,
@@ -531,8 +574,11 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         ev.append(
             Event(
                 "angles",
-                _("{name} : {o} angle(s) occupé(s) sur {a}, surface {s} par angle").format(
-                    name=names[t], o=crowd.occupied_angles, a=crowd.open_angles, s=crowd.angle_surface
+                _("{n.Subject} : {o} sur {a}, surface {s} par angle").format(
+                    n=people[t],
+                    o=count(crowd.occupied_angles, _("angle occupé"), _("angles occupés")),
+                    a=crowd.open_angles,
+                    s=crowd.angle_surface,
                 ),
                 signed(crowd.defense_malus),
                 R_ANGLES,
@@ -555,7 +601,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         numbers[f"activity_{p.index}_rank"] = p.rank if not p.refused else None
         numbers[f"activity_{p.index}_modifier"] = p.modifier
         if p.refused:
-            ev.append(Event("refused", f"{f.name} : {p.refused}", "", R_DECOMPTE, G_ACT, {"activity": p.index}))
+            ev.append(Event("refused", p.refused, "", R_DECOMPTE, G_ACT, {"activity": p.index, "fighter": p.actor}))
             continue
         if p.change_rank is not None:
             steps.append((p.change_rank, key, 0, "change", p))
@@ -586,16 +632,17 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             continue
         rank, key, _sub, kind, p = item
         f = s.fighters[p.actor]
+        me = people[p.actor]
         act = s.activities[p.index]
         if kind == "change":
             defense_mod[p.actor] += p.change_defense
             defense_parts[p.actor].append((_("changement d'intention"), p.change_defense))
-            note = f" ({act.change.note})" if act.change.note else ""
+            note = " " + parenthesize(act.change.note) if act.change.note.strip() else ""
             ev.append(
                 Event(
                     "change",
-                    _("Rang {r} : {name} change d'intention{note} ; Défense {d}").format(
-                        r=rank, name=f.name, note=note, d=signed(p.change_defense)
+                    _("Rang {r} : {n.subject} {n[change|changent]} d'intention{note} ; Défense {d}").format(
+                        r=rank, n=me, note=note, d=signed(p.change_defense)
                     ),
                     str(f.defense + defense_mod[p.actor]),
                     R_CHANGEMENT,
@@ -608,13 +655,13 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                     },
                 )
             )
-            by_rank[rank].append(_("{name} change d'intention").format(name=f.name))
+            by_rank[rank].append(_("{n.subject} {n[change|changent]} d'intention").format(n=me))
             continue
         if essence[p.actor] <= 0:
             ev.append(
                 Event(
                     "cancelled",
-                    _("Rang {r} : {name} est hors de combat").format(r=rank, name=f.name),
+                    _("Rang {r} : {n.subject} {n[est|sont]} hors de combat").format(r=rank, n=me),
                     "",
                     R_EFFETS,
                     G_ACT,
@@ -626,26 +673,32 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         last_act = (rank, key, p.actor)
         order_seen.append(p.index)
         how = []
+        waited = not p.anticipation and p.rank < p.natural
         if p.anticipation:
-            how.append(_("anticipe de {n} rang(s)").format(n=p.anticipation))
-        elif p.rank < p.natural:
-            how.append(_("a attendu (rang naturel {r})").format(r=p.natural))
+            how.append(_("{n[anticipe|anticipent]} de {k}").format(n=me, k=count(p.anticipation, _("rang"))))
+        elif waited:
+            how.append(_("{n[a attendu|ont attendu]}, rang naturel {r}").format(n=me, r=p.natural))
         if p.order:
             how.append(_("activité supplémentaire n°{k}").format(k=p.order))
         if simultaneous:
             how.append(_("simultanément"))
-        detail = f" ({', '.join(how)})" if how else ""
-        title = act.label or act.kind.label
+        detail = " " + parenthesize(", ".join(how)) if how else ""
+        title = doing(s, p.index, people)
         for label, value, rule in p.parts:
             ev.append(
                 Event(
-                    "act_term", f"{f.name} : {label}", signed(value), rule, G_ACT, {"activity": p.index, "value": value}
+                    "act_term",
+                    f"{me.Subject} : {label}",
+                    signed(value),
+                    rule,
+                    G_ACT,
+                    {"activity": p.index, "value": value},
                 )
             )
         ev.append(
             Event(
                 "activity",
-                _("Rang {r} : {name} — {title}{detail}").format(r=rank, name=f.name, title=title, detail=detail),
+                _("Rang {r} : {n.subject} {title}{detail}").format(r=rank, n=me, title=title, detail=detail),
                 signed(p.modifier),
                 R_RESOLUTION,
                 G_ACT,
@@ -656,10 +709,11 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                     "modifier": p.modifier,
                     "anticipation": p.anticipation,
                     "order": p.order,
+                    "waited": waited,
                 },
             )
         )
-        by_rank[rank].append(_("{name} : {title}").format(name=f.name, title=title))
+        by_rank[rank].append(_("{n.subject} {title}").format(n=me, title=title))
         if act.kind is ActivityKind.ATTACK:
             term = act.term if act.term is not None else _term(dice, f"act.{p.index}")
             total = f.attack + p.modifier + term
@@ -667,8 +721,8 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             ev.append(
                 Event(
                     "attack_roll",
-                    _("{name} : Attaque {a} {m} + dés {t} = {total}").format(
-                        name=f.name, a=f.attack, m=signed(p.modifier), t=signed(term), total=total
+                    _("{n.Subject} : Attaque {a} {m} + dés {t} = {total}").format(
+                        n=me, a=f.attack, m=signed(p.modifier), t=signed(term), total=signed(total, plus="")
                     ),
                     str(total),
                     R_RESOLUTION,
@@ -679,13 +733,14 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             worst = 0
             for t in act.target_list():
                 target = s.fighters[t]
+                aim = people[t]
                 if (p.actor, t) in blocked:
                     ev.append(
                         Event(
                             "blocked",
-                            _("{name} ne trouve pas d'angle libre pour atteindre {t}").format(
-                                name=f.name, t=target.name
-                            ),
+                            _(
+                                "{n.Subject} ne {n[trouve|trouvent]} pas d'angle libre pour atteindre {t.subject}"
+                            ).format(n=me, t=aim),
                             "",
                             R_ANGLES,
                             G_ACT,
@@ -702,9 +757,9 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                     ev.append(
                         Event(
                             "hit",
-                            _("{t} (Défense {d}) est touché : marge {m}, Essence perdue {l}").format(
-                                t=target.name, d=defense, m=signed(margin), l=lost
-                            ),
+                            _(
+                                "{t.Subject} (Défense {d}) {t[est|sont]} {t[touché]} : marge {m}, Essence perdue {l}"
+                            ).format(t=aim, d=signed(defense, plus=""), m=signed(margin), l=lost),
                             str(lost),
                             R_EFFETS,
                             G_ACT,
@@ -716,7 +771,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                         ev.append(
                             Event(
                                 "down",
-                                _("{t} n'a plus d'Essence : hors de combat").format(t=target.name),
+                                _("{t.Subject} {t[n'a|n'ont]} plus d'Essence : hors de combat").format(t=aim),
                                 "0",
                                 R_EFFETS,
                                 G_ACT,
@@ -727,8 +782,8 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                     ev.append(
                         Event(
                             "miss",
-                            _("{t} (Défense {d}) n'est pas touché : marge {m}").format(
-                                t=target.name, d=defense, m=signed(margin)
+                            _("{t.Subject} (Défense {d}) {t[n'est|ne sont]} pas {t[touché]} : marge {m}").format(
+                                t=aim, d=signed(defense, plus=""), m=signed(margin)
                             ),
                             "",
                             R_EFFETS,
@@ -742,8 +797,9 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
                     Event(
                         "incident",
                         _(
-                            "{name} : très mauvais échec, incident (perte d'Essence s'il se blesse lui-même : {l})"
-                        ).format(name=f.name, l=self_loss),
+                            "Très mauvais échec {n.de} : incident ; {n[s'il se blesse lui-même|si elle se blesse "
+                            "elle-même|s'ils se blessent eux-mêmes|si elles se blessent elles-mêmes]}, {lost}"
+                        ).format(n=me, lost=count(self_loss, _("point d'Essence perdu"), _("points d'Essence perdus"))),
                         str(self_loss),
                         R_RESOLUTION,
                         G_ACT,
@@ -756,7 +812,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             ev.append(
                 Event(
                     "defense",
-                    _("{name} : Défense {d} pour le reste de l'Action").format(name=f.name, d=signed(p.defense_after)),
+                    _("{n.Subject} : Défense {d} pour le reste de l'Action").format(n=me, d=signed(p.defense_after)),
                     str(f.defense + defense_mod[p.actor]),
                     R_ANTICIPATION if p.anticipation else R_SUPPLEMENTAIRE,
                     G_ACT,
@@ -774,7 +830,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         if imp.target is not None and imp.essence_loss:
             essence[imp.target] = max(0, essence[imp.target] - imp.essence_loss)
             shown_loss = str(imp.essence_loss)
-        who = f" ({names[imp.target]})" if imp.target is not None else ""
+        who = " " + parenthesize(people[imp.target].subject) if imp.target is not None and imp.target < n else ""
         ev.append(
             Event(
                 "impersonal",
@@ -792,7 +848,7 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
         numbers[f"defense_{i}"] = f.defense + defense_mod[i]
         numbers[f"essence_{i}"] = essence[i]
         numbers[f"next_malus_{i}"] = next_malus[i]
-        label = _("{name} : malus de l'Action suivante (Initiative, activités, Défense)").format(name=f.name)
+        label = _("{n.Subject} : malus de l'Action suivante (Initiative, activités, Défense)").format(n=people[i])
         ev.append(
             Event(
                 "next",
@@ -818,6 +874,9 @@ def _countdown(
     """At each rank: who may act, what happens, every combatant's Défense and activity malus."""
     out: list[Event] = []
     n = len(s.fighters)
+    shown: dict[str, str] = {}  # the data keep the names; the texts say them with their article
+    for f, person in zip(s.fighters, fighter_whos(s), strict=True):
+        shown.setdefault(f.name, person.subject)
     ranks = sorted(snapshots, reverse=True) if len(snapshots) <= 60 else sorted(by_rank, reverse=True)
     for r in ranks:
         may = [
@@ -840,7 +899,7 @@ def _countdown(
         ):
             # a quiet rank like the one before: one row "Rangs 36 à 18" instead of nineteen identical rows
             merged = {**previous, "last_rank": r, "ranks": [*previous["ranks"], r]}
-            out[-1] = Event("rank", _row_label(merged), out[-1].value, R_DECOMPTE, G_DECOMPTE, merged)
+            out[-1] = Event("rank", _row_label(merged, shown), out[-1].value, R_DECOMPTE, G_DECOMPTE, merged)
             continue
         data = {
             "rank": r,
@@ -851,12 +910,14 @@ def _countdown(
             "defense": defenses,
             "malus": maluses,
         }
-        out.append(Event("rank", _row_label(data), ", ".join(may), R_DECOMPTE, G_DECOMPTE, data))
+        value = ", ".join(shown.get(name, name) for name in may)
+        out.append(Event("rank", _row_label(data, shown), value, R_DECOMPTE, G_DECOMPTE, data))
     return out
 
 
-def _row_label(data: Mapping[str, Any]) -> str:
-    """ "Rang 17 : what happens — Défense (malus d'activité) : …", or "Rangs 36 à 18 — …" for quiet ranks."""
+def _row_label(data: Mapping[str, Any], shown: Mapping[str, str]) -> str:
+    """ "Rang 17 : what happens — Défense (malus d'activité) : …", or "Rangs 36 à 18 — …" for quiet ranks;
+    ``shown`` says each name with its article (« le Serpent à Sornettes 15 »)."""
     first, last = data["rank"], data["last_rank"]
     label = (
         _("Rang {r}").format(r=first)
@@ -867,7 +928,8 @@ def _row_label(data: Mapping[str, Any]) -> str:
         label += " : " + " ; ".join(data["happening"])
     maluses = data["malus"]
     state = ", ".join(
-        _("{name} {d}").format(name=name, d=d) + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
+        _("{name} {d}").format(name=shown.get(name, name), d=signed(d, plus=""))
+        + (f" ({signed(maluses[name])})" if maluses.get(name) else "")
         for name, d in data["defense"].items()
     )
     if state:
@@ -989,7 +1051,8 @@ def odds(s: ActionScenario) -> Odds:
     charts: list[Chart] = []
     for i, f in enumerate(s.fighters):
         p_first = Fraction(numerators[i], denominator)
-        outcomes.append((f"first_{i}", _("{name} agit en premier").format(name=f.name), p_first))
+        me = fighter_who(f, i)
+        outcomes.append((f"first_{i}", _("{n.Subject} {n[agit|agissent]} en premier").format(n=me), p_first))
         if i >= 6:
             continue
         total = ranked[i][0].total
@@ -999,7 +1062,7 @@ def odds(s: ActionScenario) -> Odds:
         charts.append(
             Chart(
                 f"initiative_{i}",
-                _("Initiative de {name}").format(name=f.name),
+                _("Initiative {n.de}").format(n=me),
                 grouped_bars(inits, anchor=1, total=total),
                 Fraction(sum(v * n for v, n in inits.items()), total),
                 _("rang"),
@@ -1013,11 +1076,11 @@ def odds(s: ActionScenario) -> Odds:
     # equal keys in full are simultaneous: their share is neither combatant's "first" (summed as
     # integers over the common denominator: adding two dozen fractions of 300 digits costs more)
     tie = Fraction(denominator - sum(numerators) - nobody, denominator)
-    outcomes.append(("simultaneous", _("Égalité parfaite au premier rang : actions simultanées"), tie))
+    outcomes.append(("simultaneous", typography(_("Égalité parfaite au premier rang : actions simultanées")), tie))
     expectations = tuple(
         (
             f"cannot_act_{i}",
-            _("Probabilité que {name} ne puisse agir (Initiative ≤ 0)").format(name=f.name),
+            _("Probabilité {n.que} ne {n[puisse|puissent]} agir (Initiative ≤ 0)").format(n=fighter_who(f, i)),
             idle[i],
         )
         for i, f in enumerate(s.fighters)

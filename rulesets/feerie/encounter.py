@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
@@ -34,14 +35,17 @@ from rulesets.core.encounter import (
     register,
     rows,
 )
+from rulesets.core.french import DEFINITE_M, Grammar, Noun, count, parenthesize, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import Spec, unflatten
 from rulesets.feerie.action import SURPRISE_DEFENSE, ActionScenario, ActivityKind
-from rulesets.feerie.engine import derive, signed
+from rulesets.feerie.engine import derive
 from rulesets.feerie.model import Attribute, AttributeKind, BlowKind, Combatant, Exchange, Mode, Tactic
+from rulesets.feerie.speech import who
 
 FEERIQUE = "feerique"
+DEFAULT_NAME = "Féerique"
 ATTRIBUTE_ROWS = 4  # the exchange page shows at least as many Attribut rows as a bestiary preset fills
 MALUS_FLOOR = -999  # bounds wide enough that no result of the engines can leave them
 
@@ -89,7 +93,12 @@ class Condition:
 
 @dataclass(frozen=True, slots=True)
 class FeeriqueState:
-    name: Annotated[str, Spec(label=_("Nom"), max_length=80)] = "Féerique"
+    """A Féerique of the encounter. ``grammar`` says how the texts name it (issue 15): a bestiary
+    creature brings its own (« le Lutin »); a name typed by hand is a proper name by default
+    (« Aldric »), and the default name itself a common noun (« le Féerique », :attr:`who`)."""
+
+    name: Annotated[str, Spec(label=_("Nom"), max_length=80)] = DEFAULT_NAME
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     vigilance: Annotated[int, Spec(label=_("Vigilance"), ge=0, le=60)] = 10
     habilete: Annotated[int, Spec(label=_("Habileté"), ge=0, le=60)] = 10
     puissance: Annotated[int, Spec(label=_("Puissance"), ge=0, le=60)] = 10
@@ -169,6 +178,7 @@ class FeeriqueState:
         """The exchange engine's combatant for this sheet, without tactic nor modifiers."""
         return Combatant(
             name=self.name,
+            grammar=self.grammar,
             vigilance=self.vigilance,
             habilete=self.habilete,
             puissance=self.puissance,
@@ -177,6 +187,14 @@ class FeeriqueState:
             essence=self.essence,
             attributes=self.traits(),
         )
+
+    @property
+    def who(self) -> Noun:
+        """The Féerique as the texts name it: « le Lutin », « Rübezahl »; the default name, left with
+        the default grammar, is the common noun it is (« le Féerique »)."""
+        if self.name.strip() in ("", DEFAULT_NAME) and self.grammar == Grammar():
+            return Noun(_("Féerique"), DEFINITE_M)
+        return who(self.name, self.grammar, _("Féerique"))
 
     @property
     def condition_malus(self) -> int:
@@ -259,6 +277,11 @@ def derived(state: FeeriqueState) -> Derived:
     )
 
 
+def _essence(n: int) -> str:
+    """« 1 point d'Essence », « 5 points d'Essence »."""
+    return count(n, _("point d'Essence"), _("points d'Essence"))
+
+
 def _first(bindings: Bindings, role: str) -> Fighter | None:
     fighters = bindings.get(role, ())
     return fighters[0] if fighters else None
@@ -280,6 +303,15 @@ def _attribute_fields(a: Attribute) -> dict[str, Any]:
 # --- the exchange page ----------------------------------------------------------------------------------
 
 
+def _grammar_fields(grammar: Grammar) -> dict[str, Any]:
+    """A name's grammar as a page's fields (``grammar.article`` …)."""
+    return {
+        "grammar.article": grammar.article.value,
+        "grammar.gender": grammar.gender.value,
+        "grammar.elision": grammar.elision.value,
+    }
+
+
 def _combatant_fields(state: FeeriqueState, default_rows: int) -> dict[str, Any]:
     """One side of the exchange: the sheet, the declared tactic, and this Action's malus as the
     occasional modifiers (« bonus/malus occasionnels »): the carried malus on Initiative, Attaque
@@ -287,6 +319,7 @@ def _combatant_fields(state: FeeriqueState, default_rows: int) -> dict[str, Any]
     carried = state.carried_malus
     out: dict[str, Any] = {
         "name": state.name,
+        **_grammar_fields(state.grammar),
         "vigilance": state.vigilance,
         "habilete": state.habilete,
         "puissance": state.puissance,
@@ -347,8 +380,8 @@ _LASTING = {
 def _add_condition(state: FeeriqueState, condition: Condition, notes: list[str]) -> FeeriqueState:
     if len(state.conditions) >= 12:
         notes.append(
-            _("{name} : déjà douze effets en cours, « {label} » n'est pas noté sur sa fiche.").format(
-                name=state.name, label=condition.label
+            _("{n.Subject} : déjà douze effets en cours, {label} n'est pas noté sur {n[sa|leur]} fiche.").format(
+                n=state.who, label=quote(condition.label)
             )
         )
         return state
@@ -377,9 +410,13 @@ def apply_exchange(scenario: Exchange, result: Result, bindings: Bindings, clock
             malus = value if _LASTING[kind] and value < 0 else None
             condition = Condition(label=event.label[:200], by=by[:80], malus=malus)
             new_d = _add_condition(new_d, condition, notes)
-            story.append(_("Noté sur la fiche de {name} : {label}").format(name=d.name, label=event.label))
+            story.append(_("Noté sur la fiche {n.de} : {label}").format(n=d.who, label=quote(event.label)))
         if new_d.essence == 0 and d.essence > 0:
-            story.append(_("{name} n'a plus d'Essence : hors de combat, sa Défense tombe à zéro.").format(name=d.name))
+            story.append(
+                _(
+                    "{n.Subject} {n[n'a|n'ont]} plus d'Essence : hors de combat, {n[sa|leur]} Défense tombe à zéro."
+                ).format(n=d.who)
+            )
         if new_d != d:
             states[defender.key] = new_d
     if attacker is not None:
@@ -393,12 +430,17 @@ def apply_exchange(scenario: Exchange, result: Result, bindings: Bindings, clock
         if new_a != a:
             states[attacker.key] = new_a
     if result.outcome == "incident" and not inanimate and int(n.get("self_loss") or 0):
-        name = attacker.state.name if attacker is not None else scenario.attacker.name
+        hurt = (
+            attacker.state.who
+            if attacker is not None
+            else who(scenario.attacker.name, scenario.attacker.grammar, _("attaquant"))
+        )
         notes.append(
             _(
-                "Incident : si {name} se blesse lui-même, il perd {n} point(s) d'Essence ; le texte en laisse le "
-                "choix au meneur (chute, allié, arme…) : rien n'est retiré, à appliquer à la main."
-            ).format(name=name, n=n["self_loss"])
+                "Incident : si {n.subject} se {n[blesse|blessent]} {n[lui-même|elle-même|eux-mêmes|elles-mêmes]}, "
+                "{n[il perd|elle perd|ils perdent|elles perdent]} {lost} ; le texte en laisse le choix au meneur "
+                "(chute, allié, arme…) : rien n'est retiré, à appliquer à la main."
+            ).format(n=hurt, lost=_essence(int(n.get("self_loss") or 0)))
         )
     return Applied(states=states, story=tuple(story), notes=tuple(notes))
 
@@ -432,6 +474,7 @@ def fill_action(bindings: Bindings, clock: Clock) -> dict[str, Any]:
         down = s.essence == 0
         values: dict[str, Any] = {
             "name": s.name,
+            **_grammar_fields(s.grammar),
             "vigilance": s.vigilance,
             "initiative_bonus": dv.initiative_bonus,
             "affinities": dv.affinities,
@@ -570,7 +613,9 @@ def apply_action(scenario: ActionScenario, result: Result, bindings: Bindings, c
             pi = next((k for k, p in enumerate(page) if p.name == s.name and k not in used), None)
         if pi is None or f"essence_{pi}" not in n:
             notes.append(
-                _("{name} ne figure plus parmi les combattants de l'Action : rien n'est écrit.").format(name=s.name)
+                _(
+                    "{n.Subject} ne {n[figure|figurent]} plus parmi les combattants de l'Action : rien n'est écrit."
+                ).format(n=s.who)
             )
             continue
         used.add(pi)
@@ -599,26 +644,28 @@ def apply_action(scenario: ActionScenario, result: Result, bindings: Bindings, c
             new = outcome
             notes.append(
                 _(
-                    "{name} : la tactique ou les déclarations de la page ne respectent pas sa fiche ; "
+                    "{n.Subject} : la tactique ou les déclarations de la page ne respectent pas {n[sa|leur]} fiche ; "
                     "la fiche garde les siennes."
-                ).format(name=s.name)
+                ).format(n=s.who)
             )
         if new != s:
             states[f.key] = new
         if carried:
             story.append(
-                _("{name} entrera dans l'Action {k} avec {m} à l'Initiative, à ses activités et à sa Défense.").format(
-                    name=s.name, k=clock.action + 1, m=signed(new.next_malus)
-                )
+                _(
+                    "{n.Subject} {n[entrera|entreront]} dans l'Action {k} avec {m} à l'Initiative, à {n[ses|leurs]} "
+                    "activités et à {n[sa|leur]} Défense."
+                ).format(n=s.who, k=clock.action + 1, m=signed(new.next_malus))
             )
         for event in result.events_of("incident"):
             activity = int(event.data.get("activity", -1))
             if 0 <= activity < len(scenario.activities) and scenario.activities[activity].actor == pi:
                 notes.append(
                     _(
-                        "Incident : si {name} se blesse lui-même, il perd {n} point(s) d'Essence ; le texte en laisse "
-                        "le choix au meneur : rien n'est retiré, à appliquer à la main."
-                    ).format(name=s.name, n=event.data.get("self_loss", 0))
+                        "Incident : si {n.subject} se {n[blesse|blessent]} {n[lui-même|elle-même|eux-mêmes|elles-mêmes]}, "
+                        "{n[il perd|elle perd|ils perdent|elles perdent]} {lost} ; le texte en laisse le choix au "
+                        "meneur : rien n'est retiré, à appliquer à la main."
+                    ).format(n=s.who, lost=_essence(int(event.data.get("self_loss", 0))))
                 )
     resolved = {imp.label for imp in scenario.impersonal}
     pending = _pending_events(clock, _index_of_names(fighters))
@@ -685,21 +732,27 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Any) -> Applied:
         label = event.label or _("Événement")
         key = by_name.get(event.target) if event.target else None
         if key is not None and event.essence_loss and states[key].essence == 0:
-            story.append(_("Rang 0 : {label} ({name}, déjà sans Essence).").format(label=label, name=states[key].name))
+            story.append(
+                _("Rang 0 : {label} {who}.").format(
+                    label=label, who=parenthesize(_("{n.subject}, déjà sans Essence").format(n=states[key].who))
+                )
+            )
         elif key is not None and event.essence_loss:
             s = states[key]
             after = max(0, s.essence - event.essence_loss)
             states[key] = replace(s, essence=after)
             story.append(
-                _("Rang 0 : {label} — {name} perd {n} point(s) d'Essence ({before} → {after}).").format(
-                    label=label, name=s.name, n=s.essence - after, before=s.essence, after=after
+                _("Rang 0 : {label} — {n.subject} {n[perd|perdent]} {lost} ({before} → {after}).").format(
+                    label=label, n=s.who, lost=_essence(s.essence - after), before=s.essence, after=after
                 )
             )
             if after == 0 and s.essence > 0:
-                story.append(_("{name} n'a plus d'Essence : hors de combat.").format(name=s.name))
+                story.append(_("{n.Subject} {n[n'a|n'ont]} plus d'Essence : hors de combat.").format(n=s.who))
         elif event.target and key is None:
             story.append(
-                _("Rang 0 : {label} ({name} n'est pas dans la rencontre).").format(label=label, name=event.target)
+                _("Rang 0 : {label} ({name} n'est pas dans la rencontre).").format(
+                    label=label, name=quote(event.target)
+                )
             )
         else:
             story.append(_("Rang 0 : {label}.").format(label=label))
@@ -707,14 +760,15 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Any) -> Applied:
         s = states[f.key]
         if s.next_malus:
             story.append(
-                _("{name} commence l'Action {n} avec {m} à l'Initiative, à ses activités et à sa Défense.").format(
-                    name=s.name, n=nxt, m=signed(s.next_malus)
-                )
+                _(
+                    "{who.Subject} {who[commence|commencent]} l'Action {n} avec {m} à l'Initiative, à {who[ses|leurs]} "
+                    "activités et à {who[sa|leur]} Défense."
+                ).format(who=s.who, n=nxt, m=signed(s.next_malus))
             )
         elif s.carried_malus:
-            story.append(_("{name} ne traîne plus de malus.").format(name=s.name))
+            story.append(_("{n.Subject} ne {n[traîne|traînent]} plus de malus.").format(n=s.who))
         if s.surprised:
-            story.append(_("{name} s'est remis de sa surprise.").format(name=s.name))
+            story.append(_("{n.Subject} {n[s'est|s'est|se sont]} {n[remis]} de {n[sa|leur]} surprise.").format(n=s.who))
         states[f.key] = replace(
             s, carried_malus=s.next_malus, next_malus=0, initiative=None, surprised=False, ambush_margin=0
         )
@@ -743,8 +797,12 @@ def bars(f: Fighter) -> tuple[Bar, ...]:
     return (Bar("essence", _("Essence"), s.essence, s.essence_max),)
 
 
+_COLON = re.compile(r"[ \u00a0\u202f]:[ \u00a0\u202f]")
+
+
 def _short(label: str) -> str:
-    head = label.split(" : ", 1)[0]
+    """An effect's badge: its label up to the colon (« Le Lutin tombe à terre »), 40 characters at most."""
+    head = _COLON.split(label, maxsplit=1)[0]
     return head if len(head) <= 40 else head[:39] + "…"
 
 
@@ -779,7 +837,9 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     out: list[str] = []
     known = [f for f in _standing(fighters) if f.state.initiative is not None]
     if known:
-        order = ", ".join(f"{f.state.name} {f.state.initiative}" for f in _by_initiative(known))
+        order = ", ".join(
+            f"{f.state.who.subject} {signed(f.state.initiative or 0, plus='')}" for f in _by_initiative(known)
+        )
         out.append(_("Initiatives de l'Action {n} : {order}.").format(n=clock.action, order=order))
     pending = [e.label or _("Événement") for e in clock.events if not e.done]
     if pending:
@@ -791,14 +851,20 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
 
 def from_preset(values: Mapping[str, Any], entry: Entry | None = None) -> dict[str, Any]:
     """A bestiary creature (the exchange page's « Attaquant du bestiaire » entry, au contact or à
-    distance) as a state: its Aspects, its Essence as the starting Essence, its Attributs, and
-    « Combat à distance » for the « à distance » entry (keys ``<pk>.r``, bestiary/feerie/web.py)."""
+    distance) as a state: its name and its grammar (issue 15), its Aspects, its Essence as the
+    starting Essence, its Attributs, and « Combat à distance » for the « à distance » entry (keys
+    ``<pk>.r``, bestiary/feerie/web.py)."""
     keys = ("name", "vigilance", "habilete", "puissance", "resistance", "taille", "essence")
     data: dict[str, Any] = {k: values[k] for k in keys if k in values}
     if entry is not None and entry.key.endswith(".r"):
         data["ranged"] = True
     if "essence" in data:
         data["essence_max"] = data["essence"]
+    grammar = values.get("grammar")
+    if not isinstance(grammar, Mapping):
+        grammar = unflatten({k: v for k, v in values.items() if k.startswith("grammar.")}).get("grammar")
+    if isinstance(grammar, Mapping):
+        data["grammar"] = {k: grammar[k] for k in ("article", "gender", "elision") if k in grammar}
     raw = values.get("attributes")
     if raw is None:
         raw = unflatten({k: v for k, v in values.items() if k.startswith("attributes.")}).get("attributes", [])

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, Die, numeric_die
+from rulesets.core.french import Noun, count, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Event, Result
 from rulesets.feerie.angles import Crowding, crowding
@@ -35,6 +36,7 @@ from rulesets.feerie.model import (
     Exchange,
     Pace,
 )
+from rulesets.feerie.speech import who
 
 SEED = "Seed 004 « Le combat »"
 R_GRANDEURS = f"{SEED} — Les grandeurs en jeu"
@@ -66,9 +68,19 @@ G_EFFETS = "Effets"
 G_SITUATION = "Situation"
 
 
-def signed(value: int) -> str:
-    """``3`` → ``+3``, ``-2`` → ``−2`` (typographic minus)."""
-    return f"{value:+d}".replace("-", "−")
+def attacker_who(s: Exchange) -> Noun:
+    """The attacker as the texts name it: « le Wichtln », or « l'attaquant » without a name."""
+    return who(s.attacker.name, s.attacker.grammar, _("attaquant"))
+
+
+def defender_who(s: Exchange) -> Noun:
+    """The defender as the texts name it: « le Lutin », or « le défenseur » without a name."""
+    return who(s.defender.name, s.defender.grammar, _("défenseur"))
+
+
+def attribute_label(a: Attribute) -> str:
+    """An Attribut in a technical line: its nature, and its name as a label (« Accessoire « marteau » »)."""
+    return f"{a.kind.label} {quote(a.name)}" if a.name.strip() else str(a.kind.label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +111,7 @@ def _attrs(c: Combatant, flag: str) -> list[Attribute]:
 
 
 def _attr_terms(c: Combatant, flag: str) -> list[Term]:
-    return [Term(f"{a.kind.label} {a.name}".strip(), a.value, R_GRANDEURS) for a in _attrs(c, flag) if a.value]
+    return [Term(attribute_label(a), a.value, R_GRANDEURS) for a in _attrs(c, flag) if a.value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +187,7 @@ def derive(s: Exchange) -> Derivation:
     if a.mount.mounted and a.mount.riding_affinity is not None:
         affinities = sum(x.value for x in attack_attrs if x.kind is AttributeKind.AFFINITE)
         others = [x for x in attack_attrs if x.kind is not AttributeKind.AFFINITE]
-        att += [Term(f"{x.kind.label} {x.name}".strip(), x.value, R_GRANDEURS) for x in others if x.value]
+        att += [Term(attribute_label(x), x.value, R_GRANDEURS) for x in others if x.value]
         capped = min(affinities, a.mount.riding_affinity)
         if capped:
             att.append(Term(_("Affinités de combat (plafonnées par l'Affinité de monture)"), capped, R_MONTE))
@@ -214,7 +226,7 @@ def derive(s: Exchange) -> Derivation:
         if sit.terrain:
             att.append(Term(_("Encombrement du terrain"), sit.terrain, R_AUTRES))
         if sit.aim_ranks:
-            att.append(Term(_("Visée ({n} rangs)").format(n=sit.aim_ranks), sit.aim_ranks, R_VISER))
+            att.append(Term(_("Visée ({n})").format(n=count(sit.aim_ranks, _("rang"))), sit.aim_ranks, R_VISER))
     if sit.lighting:
         value = sit.lighting * 2 if ranged else sit.lighting
         label = _("Éclairement (doublé à distance)") if ranged else _("Éclairement")
@@ -316,10 +328,13 @@ def derive(s: Exchange) -> Derivation:
             sk.append(Term(_("Couverture créée par Influence"), cover.influence_bonus, R_COUVERTURE))
         else:
             bonus = cover.owner_encaissement * cover.quarters // 4
-            label = _("Couverture {material} ({q}/4 de l'Encaissement du propriétaire)").format(
-                material=cover.material or "", q=cover.quarters
+            share = _("{q}/4 de l'Encaissement du propriétaire").format(q=cover.quarters)
+            label = (
+                _("Couverture {material} ({share})").format(material=quote(cover.material), share=share)
+                if cover.material.strip()
+                else _("Couverture ({share})").format(share=share)
             )
-            sk.append(Term(" ".join(label.split()), bonus, R_COUVERTURE))
+            sk.append(Term(label, bonus, R_COUVERTURE))
     soak = Quantity("soak", _("Encaissement"), tuple(sk))
     if sit.target_inanimate:
         soak = Quantity(
@@ -375,104 +390,102 @@ OUTCOMES = {
 
 
 def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int) -> list[Effect]:
+    """The effect of each special blow (« Les coups spéciaux »), told with the defender's name."""
     out: list[Effect] = []
-    d = s.defender
+    a, d = attacker_who(s), defender_who(s)
+
+    def say(template: str, **values: object) -> str:
+        return template.format(a=a, d=d, **values)
+
     for b in s.active_blows:
         k = b.kind
         if k is BlowKind.DISARM:
-            out.append(Effect(k.value, _("{name} est désarmé : son arme vole à quelques pas.").format(name=d.name), 1))
-        elif k is BlowKind.TRIP:
-            out.append(
-                Effect(
-                    k.value,
-                    _("{name} tombe à terre : {v} à toutes ses activités tant qu'il ne s'est pas relevé.").format(
-                        name=d.name, v=signed(-b.effect_value)
-                    ),
-                    -b.effect_value,
+            text = say(
+                _(
+                    "{d.Subject} {d[est|sont]} {d[désarmé]} : {d[son arme vole|son arme vole|leurs armes volent]} à quelques pas."
                 )
             )
+            out.append(Effect(k.value, text, 1))
+        elif k is BlowKind.TRIP:
+            text = say(
+                _(
+                    "{d.Subject} {d[tombe|tombent]} à terre : {v} à toutes {d[ses|leurs]} activités tant {d[qu'il ne s'est|qu'elle ne s'est|qu'ils ne se sont|qu'elles ne se sont]} pas {d[relevé]}."
+                ),
+                v=signed(-b.effect_value),
+            )
+            out.append(Effect(k.value, text, -b.effect_value))
         elif k is BlowKind.ENTANGLE:
             if s.ranged:
-                out.append(
-                    Effect(
-                        k.value,
-                        _(
-                            "{name} est cloué : malus de {v} ; pour se dégager, jet de Puissance contre {diff} (Dommages + moitié de la marge)."
-                        ).format(name=d.name, v=signed(-margin), diff=raw),
-                        -margin,
-                    )
+                text = say(
+                    _(
+                        "{d.Subject} {d[est|sont]} {d[cloué]} : malus de {v} ; pour se dégager, jet de Puissance contre "
+                        "{diff} (Dommages + moitié de la marge)."
+                    ),
+                    v=signed(-margin),
+                    diff=raw,
                 )
             else:
-                out.append(
-                    Effect(
-                        k.value,
-                        _(
-                            "{name} est entravé : malus de {v} tant qu'il ne s'est pas dégagé (Puissance contre Puissance)."
-                        ).format(name=d.name, v=signed(-margin)),
-                        -margin,
-                    )
-                )
-        elif k is BlowKind.STUN:
-            out.append(
-                Effect(
-                    k.value,
+                text = say(
                     _(
-                        "{name} est étourdi : {v} à toutes ses activités, un point de moins par rang d'Initiative."
-                    ).format(name=d.name, v=signed(-would)),
-                    -would,
-                )
-            )
-        elif k is BlowKind.HOLD_OFF:
-            out.append(
-                Effect(
-                    k.value,
-                    _("{name} est tenu en respect : {v} à son Attaque jusqu'à ce qu'il entre dans la garde.").format(
-                        name=d.name, v=signed(-b.effect_value)
+                        "{d.Subject} {d[est|sont]} {d[entravé]} : malus de {v} tant {d[qu'il ne s'est|qu'elle ne s'est|qu'ils ne se sont|qu'elles ne se sont]} pas {d[dégagé]} (Puissance contre Puissance)."
                     ),
-                    -b.effect_value,
+                    v=signed(-margin),
                 )
+            out.append(Effect(k.value, text, -margin))
+        elif k is BlowKind.STUN:
+            text = say(
+                _(
+                    "{d.Subject} {d[est|sont]} {d[étourdi]} : {v} à toutes {d[ses|leurs]} activités, un point de moins par rang d'Initiative."
+                ),
+                v=signed(-would),
             )
+            out.append(Effect(k.value, text, -would))
+        elif k is BlowKind.HOLD_OFF:
+            text = say(
+                _(
+                    "{d.Subject} {d[est|sont]} {d[tenu]} en respect : {v} à {d[son|son|leur]} Attaque jusqu'à ce "
+                    "{d[qu'il entre|qu'elle entre|qu'ils entrent|qu'elles entrent]} dans la garde."
+                ),
+                v=signed(-b.effect_value),
+            )
+            out.append(Effect(k.value, text, -b.effect_value))
         elif k is BlowKind.INSIDE_GUARD:
-            out.append(
-                Effect(
-                    k.value,
-                    _(
-                        "L'attaquant est entré dans la garde de {name} : {v} à son Attaque jusqu'à ce qu'il le tienne en respect."
-                    ).format(name=d.name, v=signed(-b.effect_value)),
-                    -b.effect_value,
-                )
+            text = say(
+                _(
+                    "{a.Subject} {a[est|sont]} {a[entré]} dans la garde {d.de} : {v} à l'Attaque {d.de} jusqu'à ce "
+                    "{d[qu'il|qu'elle|qu'ils|qu'elles]} {a[le|la|les]} {d[tienne|tiennent]} en respect."
+                ),
+                v=signed(-b.effect_value),
             )
+            out.append(Effect(k.value, text, -b.effect_value))
         elif k is BlowKind.CRIPPLE:
             if would >= 1:
-                out.append(
-                    Effect(
-                        k.value,
-                        _("Un organe de {name} est hors d'usage pendant {n} rangs d'Initiative.").format(
-                            name=d.name, n=raw
-                        ),
-                        raw,
-                    )
+                text = say(
+                    _("Un organe {d.de} est hors d'usage pendant {n}."),
+                    n=count(raw, _("rang d'Initiative"), _("rangs d'Initiative")),
                 )
+                out.append(Effect(k.value, text, raw))
             else:
-                out.append(Effect(k.value, _("Aucun point d'Essence n'aurait été infligé : pas de handicap."), 0))
+                out.append(
+                    Effect(k.value, _("Aucun point d'Essence n'aurait été infligé : aucun organe hors d'usage."), 0)
+                )
         elif k is BlowKind.RELENTLESS:
             out.append(
                 Effect(k.value, _("L'arme reste dans la plaie ; elle sera délogée à la première Attaque manquée."), 0)
             )
         elif k is BlowKind.FRIGHTENING:
             n = raw // b.effect_value if b.effect_value else 0
-            out.append(
-                Effect(
-                    k.value,
-                    _(
-                        "Coup effrayant : Charme modifié de {v} auprès des témoins pour sa prochaine intimidation."
-                    ).format(v=signed(-n)),
-                    -n,
-                )
+            text = say(
+                _(
+                    "Coup effrayant : Charme {a.de} modifié de {v} auprès des témoins pour {a[sa|leur]} prochaine intimidation."
+                ),
+                v=signed(-n),
             )
+            out.append(Effect(k.value, text, -n))
         elif k is BlowKind.KNOCKBACK:
             n = raw // b.effect_value if b.effect_value else 0
-            out.append(Effect(k.value, _("{name} est projeté à {n} unité(s) de distance.").format(name=d.name, n=n), n))
+            text = say(_("{d.Subject} {d[est|sont]} {d[projeté]} à {n} de distance."), n=count(n, _("unité")))
+            out.append(Effect(k.value, text, n))
     return out
 
 
@@ -597,8 +610,10 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
         ev.append(
             Event(
                 "angles",
-                _("Angles d'attaque : surface {s} par angle, {n} angle(s) ouvert(s), {o} occupé(s)").format(
-                    s=c.angle_surface, n=c.open_angles, o=c.occupied_angles
+                _("Angles d'attaque : surface {s} par angle, {n}, {o}").format(
+                    s=c.angle_surface,
+                    n=count(c.open_angles, _("angle ouvert"), _("angles ouverts")),
+                    o=count(c.occupied_angles, _("occupé"), _("occupés")),
                 ),
                 signed(c.defense_malus),
                 R_ANGLES,
@@ -615,7 +630,10 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
             ev.append(
                 Event(
                     "angles_refused",
-                    _("Plus de place autour du défenseur : l'attaquant ne peut pas l'atteindre."),
+                    _(
+                        "Plus de place autour {d.de} : {a.subject} ne {a[peut|peuvent]} pas "
+                        "{d[l'atteindre|l'atteindre|les atteindre]}."
+                    ).format(a=attacker_who(s), d=defender_who(s)),
                     "",
                     R_ANGLES,
                     G_SITUATION,
@@ -720,7 +738,7 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
                 ev.append(
                     Event(
                         "essence",
-                        _("Essence perdue par {name}").format(name=d.name or _("le défenseur")),
+                        _("Essence perdue par {d.subject}").format(d=defender_who(s)),
                         str(st.essence_lost),
                         R_EFFETS,
                         G_EFFETS,
@@ -732,8 +750,9 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
                 Event(
                     "incident",
                     _(
-                        "Très mauvais échec (marge ≤ {t}) : incident ; perte d'Essence si l'attaquant se blesse lui-même"
-                    ).format(t=s.incident_threshold),
+                        "Très mauvais échec (marge ≤ {t}) : incident ; perte d'Essence si {a.subject} se "
+                        "{a[blesse|blessent]} {a[lui-même|elle-même|eux-mêmes|elles-mêmes]}"
+                    ).format(t=signed(s.incident_threshold), a=attacker_who(s)),
                     str(st.self_loss),
                     R_RESOLUTION,
                     G_EFFETS,

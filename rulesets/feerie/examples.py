@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rulesets.core.french import DEFINITE_M, PROPER_M
 from rulesets.core.results import Example
 from rulesets.core.schema import to_data
 from rulesets.feerie.action import ActionScenario, Activity, ActivityKind, Change, Fighter
@@ -41,6 +42,7 @@ def wichtln(*, ranged: bool = False) -> Combatant:
     """The seed's Wichtln, with the Attributs that apply at contact or at range."""
     return Combatant(
         name="Wichtln",
+        grammar=DEFINITE_M,
         vigilance=15,
         habilete=20,
         puissance=10,
@@ -57,7 +59,9 @@ def wichtln(*, ranged: bool = False) -> Combatant:
 
 
 def lutin(name: str = "Lutin") -> Combatant:
-    return Combatant(name=name, vigilance=14, habilete=14, puissance=8, resistance=10, taille=-2, essence=15)
+    return Combatant(
+        name=name, grammar=DEFINITE_M, vigilance=14, habilete=14, puissance=8, resistance=10, taille=-2, essence=15
+    )
 
 
 def _request(scenario: Any, dice: dict[str, int] | None = None) -> dict[str, Any]:
@@ -67,6 +71,7 @@ def _request(scenario: Any, dice: dict[str, int] | None = None) -> dict[str, Any
 def examples() -> tuple[Example, ...]:
     redcap = Combatant(
         name="Redcap",
+        grammar=DEFINITE_M,
         vigilance=14,
         habilete=16,
         puissance=14,
@@ -79,9 +84,12 @@ def examples() -> tuple[Example, ...]:
         ),
         tactic=Tactic(initiative=-2, attack=7, defense=-5),
     )
-    villageois = Combatant(name="Villageois", vigilance=8, habilete=8, puissance=8, resistance=8, taille=0, essence=10)
+    villageois = Combatant(
+        name="Villageois", grammar=DEFINITE_M, vigilance=8, habilete=8, puissance=8, resistance=8, taille=0, essence=10
+    )
     didimus = Combatant(
         name="Sire Didimus",
+        grammar=PROPER_M,
         vigilance=16,
         habilete=18,
         puissance=12,
@@ -91,11 +99,24 @@ def examples() -> tuple[Example, ...]:
         attributes=(Attribute("duel", AttributeKind.AFFINITE, 4, attack=True, defense=True),),
         tactic=Tactic(initiative=-2, attack=4, defense=-2),
     )
-    ogre = Combatant(name="Ogre", vigilance=10, habilete=12, puissance=20, resistance=20, taille=2, essence=30)
-    sylphe = Combatant(name="Sylphe", vigilance=16, habilete=18, puissance=6, resistance=8, taille=-2, essence=12)
-    geant = Combatant(name="Géant", vigilance=8, habilete=10, puissance=24, resistance=24, taille=4, essence=40)
+    ogre = Combatant(
+        name="Ogre", grammar=DEFINITE_M, vigilance=10, habilete=12, puissance=20, resistance=20, taille=2, essence=30
+    )
+    sylphe = Combatant(
+        name="Sylphe", grammar=DEFINITE_M, vigilance=16, habilete=18, puissance=6, resistance=8, taille=-2, essence=12
+    )
+    geant = Combatant(
+        name="Géant", grammar=DEFINITE_M, vigilance=8, habilete=10, puissance=24, resistance=24, taille=4, essence=40
+    )
     feu_follet = Combatant(
-        name="Feu follet", vigilance=18, habilete=20, puissance=4, resistance=6, taille=-4, essence=10
+        name="Feu follet",
+        grammar=DEFINITE_M,
+        vigilance=18,
+        habilete=20,
+        puissance=4,
+        resistance=6,
+        taille=-4,
+        essence=10,
     )
     return (
         Example(
@@ -200,10 +221,20 @@ def _action(fighters: tuple[Fighter, ...], activities: tuple[Activity, ...]) -> 
 
 def action_examples() -> tuple[Example, ...]:
     rubezahl = Fighter(
-        "Rübezahl", vigilance=20, initiative=15, attack=22, defense=20, damage=14, soak=14, essence=40, taille=2
+        "Rübezahl",
+        PROPER_M,
+        vigilance=20,
+        initiative=15,
+        attack=22,
+        defense=20,
+        damage=14,
+        soak=14,
+        essence=40,
+        taille=2,
     )
     serpent = Fighter(
         "Serpent à Sornettes",
+        DEFINITE_M,
         vigilance=17,
         initiative=17,
         attack=21,
@@ -213,12 +244,16 @@ def action_examples() -> tuple[Example, ...]:
         essence=20,
         taille=0,
     )
-    moi = Fighter("Moi", vigilance=15, initiative=17, attack=18, defense=16, damage=10, soak=10, essence=20)
+    # the seed says « J'agis au rang 17 »: the story says « le personnage »
+    moi = Fighter(
+        "personnage", DEFINITE_M, vigilance=15, initiative=17, attack=18, defense=16, damage=10, soak=10, essence=20
+    )
     adversaire = Fighter(
-        "Adversaire", vigilance=12, initiative=10, attack=14, defense=14, damage=10, soak=10, essence=20
+        "adversaire", DEFINITE_M, vigilance=12, initiative=10, attack=14, defense=14, damage=10, soak=10, essence=20
     )
     pixie = Fighter(
         "Pixie",
+        DEFINITE_M,
         vigilance=14,
         initiative=17,
         tactic=Tactic(initiative=-5, attack=5),
@@ -227,12 +262,22 @@ def action_examples() -> tuple[Example, ...]:
         defense=16,
         taille=-3,
     )
-    autre_lutin = Fighter("Lutin", vigilance=16, initiative=19, attack=12, defense=14, taille=-2)
+    autre_lutin = Fighter("Lutin", DEFINITE_M, vigilance=16, initiative=19, attack=12, defense=14, taille=-2)
     hippogriffe = Fighter(
-        "Hippogriffe", vigilance=12, initiative=8, attack=18, defense=12, damage=16, soak=14, essence=30, taille=2
+        "Hippogriffe",
+        DEFINITE_M,
+        vigilance=12,
+        initiative=8,
+        attack=18,
+        defense=12,
+        damage=16,
+        soak=14,
+        essence=30,
+        taille=2,
     )
     cristal = Fighter(
-        "Moi",
+        "personnage",
+        DEFINITE_M,
         vigilance=14,
         initiative=13,
         tactic=Tactic(initiative=2, attack=-2),
@@ -243,37 +288,90 @@ def action_examples() -> tuple[Example, ...]:
         soak=10,
     )
     gardien = Fighter(
-        "Adversaire lointain", vigilance=12, initiative=15, attack=14, defense=14, damage=8, soak=10, essence=20
+        "adversaire lointain",
+        DEFINITE_M,
+        vigilance=12,
+        initiative=15,
+        attack=14,
+        defense=14,
+        damage=8,
+        soak=10,
+        essence=20,
     )
     ogre = Fighter(
-        "Ogre affamé", vigilance=10, initiative=14, attack=16, defense=10, damage=22, soak=22, essence=30, taille=2
+        "Ogre affamé",
+        DEFINITE_M,
+        vigilance=10,
+        initiative=14,
+        attack=16,
+        defense=10,
+        damage=22,
+        soak=22,
+        essence=30,
+        taille=2,
     )
     lutins = tuple(
         Fighter(
-            f"Lutin {k}", vigilance=14, initiative=12, attack=14, defense=16, damage=6, soak=8, essence=12, taille=-2
+            f"Lutin {k}",
+            DEFINITE_M,
+            vigilance=14,
+            initiative=12,
+            attack=14,
+            defense=16,
+            damage=6,
+            soak=8,
+            essence=12,
+            taille=-2,
         )
         for k in (1, 2)
     )
     farfadets = tuple(
         Fighter(
-            f"Farfadet {k}", vigilance=14, initiative=11, attack=12, defense=18, damage=2, soak=4, essence=8, taille=-4
+            f"Farfadet {k}",
+            DEFINITE_M,
+            vigilance=14,
+            initiative=11,
+            attack=12,
+            defense=18,
+            damage=2,
+            soak=4,
+            essence=8,
+            taille=-4,
         )
         for k in (1, 2, 3, 4)
     )
     ogre_adosse = Fighter(
-        "Ogre", vigilance=10, initiative=8, attack=14, defense=10, damage=22, soak=22, essence=30, taille=2
+        "Ogre", DEFINITE_M, vigilance=10, initiative=8, attack=14, defense=10, damage=22, soak=22, essence=30, taille=2
     )
     sylphes = tuple(
         Fighter(
-            f"Sylphe {k}", vigilance=16, initiative=14, attack=18, defense=18, damage=4, soak=6, essence=12, taille=-2
+            f"Sylphe {k}",
+            DEFINITE_M,
+            vigilance=16,
+            initiative=14,
+            attack=18,
+            defense=18,
+            damage=4,
+            soak=6,
+            essence=12,
+            taille=-2,
         )
         for k in range(1, 17)
     )
     feu_follet = Fighter(
-        "Feu follet", vigilance=18, initiative=16, attack=20, defense=24, damage=4, soak=2, essence=10, taille=-4
+        "Feu follet",
+        DEFINITE_M,
+        vigilance=18,
+        initiative=16,
+        attack=20,
+        defense=24,
+        damage=4,
+        soak=2,
+        essence=10,
+        taille=-4,
     )
     geant_1 = Fighter(
-        "Géant 1", vigilance=8, initiative=9, attack=10, defense=6, damage=28, soak=28, essence=40, taille=4
+        "Géant 1", DEFINITE_M, vigilance=8, initiative=9, attack=10, defense=6, damage=28, soak=28, essence=40, taille=4
     )
     geant_2 = replace(geant_1, name="Géant 2", initiative=7)
     attack = ActivityKind.ATTACK

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated
 
+from rulesets.core.french import DEFINITE_M, Grammar, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
 
@@ -182,6 +183,7 @@ class Mount:
 
     mounted: Annotated[bool, Spec(label=_("Monté"))] = False
     name: Annotated[str, Spec(label=_("Monture"), max_length=80)] = ""
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom de la monture"))] = field(default_factory=Grammar)
     taille: Annotated[int, Spec(label=_("Taille de la monture"), ge=-5, le=5)] = 1
     habilete: Annotated[int, Spec(label=_("Habileté de la monture"), ge=0, le=60)] = 10
     riding_affinity: Annotated[
@@ -191,9 +193,13 @@ class Mount:
 
 @dataclass(frozen=True, slots=True)
 class Combatant:
-    """A Féerique: Aspects, Taille, Essence, and the Attributs applied for this exchange."""
+    """A Féerique: Aspects, Taille, Essence, and the Attributs applied for this exchange.
+
+    ``grammar`` says how the story names it (issue 15): « le Wichtln », « l'Ogre », « Sire Didimus »;
+    without a name the story says « l'attaquant », « le défenseur »."""
 
     name: Annotated[str, Spec(label=_("Nom"), max_length=80)] = ""
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     vigilance: Annotated[int, Spec(label=_("Vigilance"), ge=0, le=60)] = 10
     habilete: Annotated[int, Spec(label=_("Habileté"), ge=0, le=60)] = 10
     puissance: Annotated[int, Spec(label=_("Puissance"), ge=0, le=60)] = 10
@@ -212,14 +218,15 @@ class Combatant:
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
         for i, a in enumerate(self.attributes):
-            label = a.name or _("cet Attribut")
+            # its name as a label (« marteau »), or « Cet Attribut » without one (issue 15)
+            label = quote(a.name) if a.name.strip() else _("Cet Attribut")
             if a.attack and a.damage:
                 errors[f"attributes.{i}.damage"] = _(
-                    "« {name} » porte déjà sur le jet d'Attaque : il ne peut s'appliquer aussi aux Dommages."
+                    "{name} porte déjà sur le jet d'Attaque : il ne peut s'appliquer aussi aux Dommages."
                 ).format(name=label)
             if a.defense and a.soak:
                 errors[f"attributes.{i}.soak"] = _(
-                    "« {name} » modifie déjà la Défense : il ne peut s'appliquer aussi à l'Encaissement."
+                    "{name} modifie déjà la Défense : il ne peut s'appliquer aussi à l'Encaissement."
                 ).format(name=label)
         names = [a.name.casefold() for a in self.attributes if a.name]
         for i, a in enumerate(self.attributes):
@@ -228,8 +235,8 @@ class Combatant:
         t = self.tactic
         total = t.initiative + t.attack + t.defense
         if total != 0:
-            errors["tactic"] = _("La somme des modifications de tactique doit être nulle (reçu {total:+d}).").format(
-                total=total
+            errors["tactic"] = _("La somme des modifications de tactique doit être nulle (reçu {total}).").format(
+                total=signed(total)
             )
         cap = self.tactic_cap()
         for key, value, label in (
@@ -240,8 +247,8 @@ class Combatant:
             if abs(value) > cap:
                 errors[f"tactic.{key}"] = _(
                     "{label} : une modification de tactique ne peut dépasser le total des Affinités et maîtrises "
-                    "appliquées ({cap}), reçu {value:+d}."
-                ).format(label=label, cap=cap, value=value)
+                    "appliquées ({cap}), reçu {value}."
+                ).format(label=label, cap=cap, value=signed(value))
         return errors
 
 
@@ -292,7 +299,7 @@ class Movement:
     malus: Annotated[int, Spec(label=_("Malus de coordination"), ge=-30, le=0)] = 0
     charge_bonus: Annotated[int, Spec(label=_("Bonus de charge aux Dommages"), ge=0, le=20)] = 0
     divisor: Annotated[
-        int, Spec(label=_("Diviseur de distance ((Habileté + Taille)/n, 0 : immobile)"), ge=0, le=10)
+        int, Spec(label=_("Diviseur de distance : (Habileté + Taille) ÷ n, 0 si immobile"), ge=0, le=10)
     ] = 0
 
 
@@ -373,6 +380,7 @@ class Situation:
 def _wichtln() -> Combatant:
     return Combatant(
         name="Wichtln",
+        grammar=DEFINITE_M,
         vigilance=15,
         habilete=20,
         puissance=10,
@@ -390,6 +398,7 @@ def _wichtln() -> Combatant:
 def _redcap() -> Combatant:
     return Combatant(
         name="Redcap",
+        grammar=DEFINITE_M,
         vigilance=14,
         habilete=16,
         puissance=14,
@@ -437,7 +446,10 @@ class Exchange:
         s = self.situation
         if self.term is not None and not self.roll.low <= self.term <= self.roll.high:
             errors["term"] = _("Le terme de dés {dice} va de {low} à {high} (reçu {value}).").format(
-                dice=self.roll.describe(), low=self.roll.low, high=self.roll.high, value=self.term
+                dice=self.roll.describe(),
+                low=signed(self.roll.low, plus=""),
+                high=signed(self.roll.high, plus=""),
+                value=signed(self.term, plus=""),
             )
         if s.defender_passive and self.defender.tactic.is_declared:
             errors["defender.tactic"] = _("On ne peut déclarer de tactique que si l'on agit : ce défenseur est passif.")

@@ -13,9 +13,10 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 
+from rulesets.core.french import signed
 from rulesets.core.i18n import _
 from rulesets.core.odds import Chart, Distribution, Odds
-from rulesets.feerie.engine import OUTCOMES, Settlement, derive, settle
+from rulesets.feerie.engine import OUTCOMES, Settlement, defender_who, derive, settle
 from rulesets.feerie.model import DiceTerm, Exchange
 
 
@@ -71,7 +72,7 @@ def grouped_bars(
     """
     values = sorted(dist)
     if len(values) <= 2 * MAX_BARS:
-        return tuple((str(v), Fraction(dist[v]) / total) for v in values)
+        return tuple((signed(v, plus=""), Fraction(dist[v]) / total) for v in values)
     low, high = values[0], values[-1]
     width = -(-(high - low + 1) // (MAX_BARS - 1))
     start = anchor + (low - anchor) // width * width
@@ -79,8 +80,8 @@ def grouped_bars(
     while start <= high:
         first, last = max(start, low), min(start + width - 1, high)
         share = sum(p for v, p in dist.items() if first <= v <= last)
-        label = str(first) if first == last else f"{first}…{last}"
-        bars.append((label.replace("-", "−"), Fraction(share) / total))
+        label = signed(first, plus="") if first == last else f"{signed(first, plus='')}…{signed(last, plus='')}"
+        bars.append((label, Fraction(share) / total))
         start += width
     return tuple(bars)
 
@@ -104,7 +105,11 @@ def odds(s: Exchange) -> Odds:
         hit = by_outcome["hit"] + by_outcome["hit_no_loss"] + by_outcome["blow"]
     outcomes = tuple((c, OUTCOMES[c][0], by_outcome[c]) for c in codes)
     mean = sum((Fraction(v) * p for v, p in lost.items()), Fraction(0))
-    title = _("Dommages infligés à l'objet") if s.situation.target_inanimate else _("Essence perdue par le défenseur")
+    title = (
+        _("Dommages infligés à l'objet")
+        if s.situation.target_inanimate
+        else _("Essence perdue par {d.subject}").format(d=defender_who(s))
+    )
     bars = grouped_bars(dict(lost), anchor=1)  # 0 (no loss) keeps a bar of its own
     margin: dict[int, Fraction] = defaultdict(Fraction)
     for st, p in dist:

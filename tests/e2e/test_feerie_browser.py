@@ -31,7 +31,7 @@ def test_the_wichtln_hammers_a_lutin_with_typed_dice(browser, live_server, besti
     story = page.inner_text("#story")
     assert "Wichtln" in story
     technical = page.inner_text("#technical")
-    assert "Accessoire marteau" in technical
+    assert "Accessoire «\u202fmarteau\u202f»" in technical
     final = page.inner_text("#final")
     assert "Touché" in final
     assert "Essence perdue" in final
@@ -59,8 +59,8 @@ def test_the_action_chooses_combatants_and_targets_by_name(browser, live_server,
     expect(page.locator("input[name='fighters.1.name']")).to_have_value("Lutin")
     page.wait_for_load_state("networkidle")
     labels = [page.input_value(f"input[name='activities.{j}.label']") for j in (0, 1)]
-    assert labels == ["attaque Ogre", "attaque Lutin"]
-    assert "attaque Lutin" in page.inner_text(".settle-notes")  # the game master is told
+    assert labels == ["attaque l'Ogre", "attaque le Lutin"]
+    assert "attaque le Lutin" in page.inner_text(".settle-notes")  # the game master is told
     actor = page.locator("select[name='activities.0.actor'] option:checked")
     expect(actor).to_have_text("Lutin")
     # the Lutin's activity: its only possible target is the Ogre, ticked; untick it and it has none

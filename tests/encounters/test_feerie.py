@@ -194,7 +194,7 @@ def test_rubezahl_anticipates_the_serpent_and_the_next_action_owes_nothing_for_i
         activities__1__label="tente d'hypnotiser Rübezahl",
         activities__1__targets="0",
     )
-    assert "Rang 17 : Rübezahl — frappe le Serpent avant d'être hypnotisé (anticipe de 2 rang(s))" in page
+    assert "Rang 17 : Rübezahl frappe le Serpent avant d'être hypnotisé (anticipe de 2 rangs)" in page
     assert "Rübezahl : Attaque 21 −2 + dés −5 = 14" in page
     assert "Serpent à Sornettes (Défense 15) n'est pas touché : marge −1" in page
     assert "Rübezahl (Défense 14) est touché : marge +7, Essence perdue 0" in page
@@ -279,7 +279,7 @@ def test_an_extra_attack_costs_its_malus_now_and_minus_4_to_the_whole_next_actio
         **extra,
     )
     rank = second_rank or 9
-    assert f"Rang {rank} : Moi — porte une seconde attaque" in page
+    assert f"Rang {rank} : Moi porte une seconde attaque" in page
     assert f"Moi : Attaque 18 {modifier:+d} + dés +0 = {18 + modifier}".replace("-", "−") in page
     assert f"Moi (Défense {defense_at_10}) est touché" in page
     assert f"Moi : Défense {modifier:+d} pour le reste de l'Action".replace("-", "−") in page
@@ -352,8 +352,8 @@ def test_the_pixie_changes_his_mind_at_rank_19_and_pays_for_it_in_the_next_actio
         activities__1__label="hurle et réveille l'Hippogriffe",
     )
     # « il devrait donc agir à 17+5=22. Mais comme nous sommes déjà au rang 19, c'est à ce rang »
-    assert "Rang 19 : Pixie change d'intention (fuir) ; Défense +1" in page
-    assert "Rang 19 : Pixie — fuit à toutes jambes" in page
+    assert "Rang 19 : le Pixie change d'intention (fuir) ; Défense +1" in page  # the bestiary's grammar
+    assert "Rang 19 : le Pixie fuit à toutes jambes" in page
     s = states(encounter)
     assert s["Pixie"]["next_malus"] == -4
     assert s["Pixie"]["tactic"] == {"initiative": 0, "attack": -5, "defense": 5}  # the tactic in force
@@ -432,7 +432,7 @@ def test_the_poignard_de_cristal_change_of_intention_over_two_actions(
     )
     assert "Gobelin n'a plus d'Essence : hors de combat" in page
     assert "Rang 15 : Moi change d'intention (l'adversaire est hors de combat) ; Défense −6" in page
-    assert f"Rang {rank} : Moi — crache un souffle de flammes" in page
+    assert f"Rang {rank} : Moi crache un souffle de flammes" in page
     assert f"Moi : Attaque 16 {modifier:+d} + dés +0 = {16 + modifier}".replace("-", "−") in page
     assert f"Moi Initiative 13, Défense {defense}, Essence 20, malus de l'Action suivante −4" in page
     s = states(encounter)
@@ -493,7 +493,7 @@ def test_a_surprised_lutin_is_slow_and_exposed_in_the_first_action_only(client, 
     assert (s["initiative"], s["essence"], s["surprised"]) == (6, 5, True)
 
     advance(client, encounter)
-    assert "Lutin s'est remis de sa surprise." in last(encounter).story
+    assert "Le Lutin s'est remis de sa surprise." in last(encounter).story
     assert states(encounter)["Lutin"]["surprised"] is False
 
     # Action 2: no more surprise: Initiative 14, Défense 16; 18 against 16, ⌊2/2⌋ + 13 − 8 = 6.
@@ -529,7 +529,7 @@ def test_an_impersonal_event_strikes_once_per_action_on_the_page_or_at_the_end_o
     page = played(
         client, encounter, "feerie-action", {"fighters": [lutin, farfadet]}, dice(init_0=(10, 10), init_1=(10, 10))
     )
-    assert "Rang 0 : La grange brûle (Lutin)" in page
+    assert "Rang 0 : La grange brûle (le Lutin)" in page
     assert states(encounter)["Lutin"]["essence"] == 12
     assert encounter.clock["events"][0]["done"] is True
 
@@ -538,7 +538,7 @@ def test_an_impersonal_event_strikes_once_per_action_on_the_page_or_at_the_end_o
     assert encounter.clock["events"][0]["done"] is False
 
     advance(client, encounter)  # Action 2 played without the Action page: the end of the Action resolves it
-    assert "Rang 0 : La grange brûle — Lutin perd 3 point(s) d'Essence (12 → 9)." in last(encounter).story
+    assert "Rang 0\u202f: La grange brûle — le Lutin perd 3\u00a0points d'Essence (12 → 9)." in last(encounter).story
     assert states(encounter)["Lutin"]["essence"] == 9
     assert encounter.clock["action"] == 3
 
@@ -569,7 +569,7 @@ def test_the_seeds_wichtln_strikes_a_lutin_with_the_values_derived_from_its_shee
     s = states(encounter)
     assert s["Lutin"]["essence"] == 15 - 7
     assert (s["Wichtln"]["last_loss"], s["Wichtln"]["last_victim"]) == (7, "Lutin")
-    assert "Lutin — Essence (Glamour) : 15 → 8" in last(encounter).lines
+    assert "Lutin — Essence (Glamour)\u202f: 15 → 8" in last(encounter).lines
 
     # the same Wichtln at range (« à distance » entry, « Combat à distance » ticked), then defending
     archer = creature(client, encounter, "Wichtln", mode="r", as_name="Wichtln tonnant")
@@ -618,10 +618,11 @@ def test_this_actions_malus_and_a_trip_follow_the_combatant_onto_both_pages(clie
     assert "Coup spécial réussi" in page
     s = states(encounter)["Lutin"]
     assert s["essence"] == 15
-    trip = "Lutin tombe à terre : −4 à toutes ses activités tant qu'il ne s'est pas relevé."
+    # the bestiary's Lutin is « le Lutin » (issue 15)
+    trip = "Le Lutin tombe à terre\u202f: −4 à toutes ses activités tant qu'il ne s'est pas relevé."
     assert s["conditions"] == [{"label": trip, "by": "Redcap", "malus": -4}]
-    assert f"Noté sur la fiche de Lutin : {trip}" in last(encounter).story
-    assert "Lutin tombe à terre (−4)" in visible(client.get(detail_url(encounter)).content.decode())
+    assert f"Noté sur la fiche du Lutin\u202f: «\u202f{trip}\u202f»" in last(encounter).story
+    assert "Le Lutin tombe à terre (−4)" in visible(client.get(detail_url(encounter)).content.decode())
     assert "attacker.modifiers.attack=-4" in open_calculator(
         client, encounter, "feerie", attacker=lutin, defender=redcap
     )
@@ -659,7 +660,7 @@ def test_an_acharnement_adds_a_quarter_of_the_last_loss_on_the_same_victim(clien
     applied(client, encounter, page_html)
     assert states(encounter)["Lutin"]["essence"] == 0
     assert states(encounter)["Redcap"]["last_loss"] == 7  # what it really took: the Lutin had 7 left
-    assert "Lutin n'a plus d'Essence : hors de combat, sa Défense tombe à zéro." in last(encounter).story
+    assert "Le Lutin n'a plus d'Essence\u202f: hors de combat, sa Défense tombe à zéro." in last(encounter).story
     # without Essence he is helpless: Défense zero, the whole attack total is the margin
     url = open_calculator(client, encounter, "feerie", attacker=farfadet, defender=lutin)
     assert "situation.defender_helpless=on" in url
@@ -674,7 +675,8 @@ def test_an_incident_is_noted_for_the_game_master_and_costs_no_essence_by_itself
     assert "Incident" in page
     entry = last(encounter)
     assert any(
-        line.startswith("Incident : si Lutin se blesse lui-même, il perd 12 point(s) d'Essence") for line in entry.lines
+        line.startswith("Incident\u202f: si le Lutin se blesse lui-même, il perd 12\u00a0points d'Essence")
+        for line in entry.lines
     )
     s = states(encounter)
     assert (s["Lutin"]["essence"], s["Wichtln"]["essence"]) == (15, 20)
@@ -740,7 +742,7 @@ def test_the_encounter_page_tells_essence_initiatives_and_malus_in_french(client
     )
     page = visible(client.get(detail_url(encounter)).content.decode())
     assert "Action 1" in page
-    assert "Initiatives de l'Action 1 : Moi 17, Redcap 10." in page
+    assert "Initiatives de l'Action 1 : Moi 17, le Redcap 10." in page
     assert "Initiative 17" in page
     assert "−4 à l'Action suivante" in page
     assert "Fin de l'Action 1" in page

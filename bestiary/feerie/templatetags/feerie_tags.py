@@ -20,6 +20,7 @@ from calculator.forms import ScenarioForm
 from calculator.html import fmt, fmt_join
 from calculator.plugins import Preset, PresetGroup
 from calculator.templatetags.estoc import adjust_parts, render_field, select_html
+from rulesets.core.french import typography
 from rulesets.feerie.model import Mode
 
 register = template.Library()
@@ -67,7 +68,7 @@ def preset_choice(
     prefix = group.prefix.replace("{row}", str(row))
     name = _path("preset", key, row)
     selected = _chosen(form, name, group.presets, lambda p: scene.matches(prefix, p.values))
-    return select_html(name, label or group.label, ((p.key, p.label, "") for p in group.presets), selected)
+    return select_html(name, label or group.label, ((p.key, typography(p.label), "") for p in group.presets), selected)
 
 
 @register.simple_tag(takes_context=True)
@@ -98,7 +99,7 @@ def _tactic_options(scene: Scene, group: TacticGroup, prefix: str, cap: int | No
     options: list[Option] = []
     for preset in group.at_cap(cap):
         refused = scene.new_errors(prefix, preset.values)
-        options.append((preset.key, preset.label, next(iter(refused.values()), "").rstrip(".")))
+        options.append((preset.key, typography(preset.label), next(iter(refused.values()), "").rstrip(".")))
         if not selected and preset.values == current:
             selected = preset.key
     reasons = {reason for _k, _l, reason in options}
@@ -144,7 +145,7 @@ def blow_select(context: template.Context, form: ScenarioForm, row: int) -> Safe
     options = []
     for p in group.presets:
         refused = scene.new_errors(prefix, p.values) if p.values.get("kind") != "aucun" else {}
-        options.append((p.key, p.label, next(iter(refused.values()), "").rstrip(".")))
+        options.append((p.key, typography(p.label), next(iter(refused.values()), "").rstrip(".")))
     name = _path("preset", "blow", row)
     selected = _chosen(form, name, group.presets, lambda p: scene.matches(prefix, p.values))
     return select_html(name, group.label, options, selected)
@@ -311,7 +312,7 @@ def attributes_line(form: ScenarioForm, side: str) -> str:
         where = [str(FLAG_LABELS[f]) for f in ATTRIBUTE_FLAGS if scene.get(f"{p}.{f}")]
         what = ", ".join(where) if where else _("sans effet ici")
         parts.append(f"{name or _('sans nom')} {lines.sign(scene.get(f'{p}.value'))} ({what})")
-    return lines.fr(lines.SEP.join(parts)) or _("aucun")
+    return typography(lines.SEP.join(parts)) or _("aucun")
 
 
 @register.simple_tag

@@ -102,7 +102,7 @@ def test_a_bestiary_wichtln_becomes_a_state_with_the_seeds_derived_values():
 @pytest.mark.parametrize(
     ("data", "field", "message"),
     [
-        ({"essence": 25, "essence_max": 20}, "essence", "Essence : ne peut dépasser l'Essence de départ (20)."),
+        ({"essence": 25, "essence_max": 20}, "essence", "Essence\u202f: ne peut dépasser l'Essence de départ (20)."),
         (
             {
                 "surprised": True,
@@ -115,27 +115,28 @@ def test_a_bestiary_wichtln_becomes_a_state_with_the_seeds_derived_values():
         (
             {"tactic": {"attack": 2, "defense": -2}},
             "tactic.attack",
-            "Attaque : une modification de tactique ne peut dépasser le total des Affinités et maîtrises appliquées (0), reçu +2.",
+            "Attaque\u202f: une modification de tactique ne peut dépasser le total des Affinités et maîtrises appliquées (0), "
+            "reçu +2.",
         ),
         (
             {"attributes": [{"name": "marteau", "value": 3, "attack": True, "damage": True}]},
             "attributes.0.damage",
-            "« marteau » porte déjà sur le jet d'Attaque : il ne peut s'appliquer aussi aux Dommages.",
+            "«\u202fmarteau\u202f» porte déjà sur le jet d'Attaque\u202f: il ne peut s'appliquer aussi aux Dommages.",
         ),
         (
             {"declarations": [{"label": "frappe"}]},
             "declarations.0.targets",
-            "Une attaque vise au moins une cible (ou cocher « Autre activité »).",
+            "Une attaque vise au moins une cible (ou cocher «\u202fAutre activité\u202f»).",
         ),
         (
             {"declarations": [{"targets": "Ogre", "aim": True}]},
             "declarations.0.aim",
-            "On ne vise qu'à distance (cocher « Combat à distance »).",
+            "On ne vise qu'à distance (cocher «\u202fCombat à distance\u202f»).",
         ),
         (
             {"carried_malus": 4},
             "carried_malus",
-            "Malus de cette Action, reporté de la précédente : doit être entre -999 et 0 (reçu 4).",
+            "Malus de cette Action, reporté de la précédente\u202f: doit être entre \u2212999 et 0 (reçu 4).",
         ),
     ],
 )
@@ -304,7 +305,7 @@ def test_the_end_of_an_action_resolves_pending_events_and_starts_the_next_one_cl
     assert applied.clock == enc.Clock(action=2, events=tuple(replace(e, done=False) for e in clock.events))
     assert applied.story == (
         "Fin de l'Action 1 : l'Action 2 commence.",
-        "Rang 0 : Le feu — Lutin perd 5 point(s) d'Essence (5 → 0).",
+        "Rang 0 : Le feu — Lutin perd 5\u00a0points d'Essence (5 → 0).",
         "Lutin n'a plus d'Essence : hors de combat.",
         "Rang 0 : Le vent tourne.",
         "Lutin commence l'Action 2 avec −8 à l'Initiative, à ses activités et à sa Défense.",

@@ -59,7 +59,10 @@ def test_the_wichtln_initiative_is_his_vigilance_alone() -> None:
 def test_the_wichtln_melee_attack_is_habilete_plus_hammer() -> None:
     dv = derive(Exchange(attacker=wichtln(), defender=lutin()))
     assert dv.attack.total == 23
-    assert [(t.label, t.value) for t in dv.attack.terms] == [("Habileté (au contact)", 20), ("Accessoire marteau", 3)]
+    assert [(t.label, t.value) for t in dv.attack.terms] == [
+        ("Habileté (au contact)", 20),
+        ("Accessoire «\u202fmarteau\u202f»", 3),  # the Attribut's name as a label (issue 15)
+    ]
 
 
 def test_the_wichtln_ranged_attack_is_vigilance_alone() -> None:

@@ -27,7 +27,7 @@ def test_the_story_has_several_paragraphs_and_names_the_fighters() -> None:
     assert len(res.narrative.story) >= 3
     assert "Lutin" in " ".join(res.narrative.story)
     assert "7" in res.narrative.story[-2]
-    assert "8 points d'Essence" in res.narrative.story[-1]
+    assert "8\u00a0points d'Essence" in res.narrative.story[-1]  # a no-break space in a count (issue 15)
 
 
 def test_the_story_is_graded_by_the_outcome() -> None:
@@ -89,4 +89,4 @@ def test_the_action_story_tells_each_rank_in_prose() -> None:
     text = " ".join(res.narrative.story)
     assert "frappe le Serpent avant d'être hypnotisé" in text
     assert any(w in text for w in ("devance", "Plus prompt"))  # Rübezahl anticipates
-    assert "8 point(s) d'Essence" in text
+    assert "8\u00a0points d'Essence" in text  # the count agrees, never « point(s) » (issue 15)

@@ -26,7 +26,7 @@ def test_the_default_scenario_parses_and_round_trips() -> None:
 
 def test_an_aspect_out_of_bounds_is_refused_in_french() -> None:
     errors = errors_of({"attacker": {"habilete": 99}})
-    assert errors["attacker.habilete"] == "Habileté : doit être entre 0 et 60 (reçu 99)."
+    assert errors["attacker.habilete"] == "Habileté\u202f: doit être entre 0 et 60 (reçu 99)."
 
 
 def test_a_taille_beyond_five_is_refused() -> None:
@@ -37,7 +37,7 @@ def test_an_attribute_on_attack_and_damage_is_refused() -> None:
     attr = {"name": "marteau", "kind": "accessoire", "value": 3, "attack": True, "damage": True}
     errors = errors_of({"attacker": {"attributes": [attr]}})
     assert errors["attacker.attributes.0.damage"] == (
-        "« marteau » porte déjà sur le jet d'Attaque : il ne peut s'appliquer aussi aux Dommages."
+        "«\u202fmarteau\u202f» porte déjà sur le jet d'Attaque\u202f: il ne peut s'appliquer aussi aux Dommages."
     )
 
 
@@ -117,12 +117,12 @@ def test_relentlessness_needs_a_previous_loss() -> None:
 
 def test_an_unknown_special_blow_lists_the_choices_in_french() -> None:
     message = errors_of({"blows": [{"kind": "coup_de_pied"}]})["blows.0.kind"]
-    assert message.startswith("Coup spécial : choix inconnu « coup_de_pied »")
+    assert message.startswith("Coup spécial\u202f: choix inconnu «\u202fcoup_de_pied\u202f»")
     assert "Désarmer" in message
 
 
 def test_a_typed_dice_term_outside_the_dice_range_is_refused() -> None:
-    assert errors_of({"term": 25})["term"] == "Le terme de dés 1d20 − 1d20 va de -19 à 19 (reçu 25)."
+    assert errors_of({"term": 25})["term"] == "Le terme de dés 1d20 − 1d20 va de −19 à 19 (reçu 25)."
 
 
 def test_a_typed_die_that_is_not_a_face_is_refused_through_the_request() -> None:
@@ -152,7 +152,9 @@ def test_a_bite_too_big_for_the_ogre_is_refused() -> None:
     errors = errors_of(
         {"fighters": fighters, "activities": [{"actor": 0, "kind": "attack", "targets": "1,2,3,4,5"}]}, ActionScenario
     )
-    assert errors["activities.0.targets"] == "Un seul coup ne couvre qu'une surface de 8 ; ces cibles en occupent 10."
+    assert errors["activities.0.targets"] == (
+        "Un seul coup ne couvre qu'une surface de 8\u202f; ces cibles en occupent 10."
+    )
 
 
 def test_a_surprised_fighter_cannot_declare_a_tactic() -> None:
