@@ -28,6 +28,7 @@ class AdversaryFactory(factory.django.DjangoModelFactory[Adversary]):
         model = Adversary
 
     name = factory.Sequence(lambda n: f"Créature n°{n}")
+    gender = "f"  # « la Créature n°1 » (issue 15: a name carries its grammar)
     menace = 4
     guard = 10
 

@@ -20,6 +20,7 @@ from tests.factories_quadrature import (
     CardEffectFactory,
     DeckEntryFactory,
 )
+from tests.french_lint import assert_clean
 
 pytestmark = pytest.mark.django_db
 RULESET = get("quadrature")
@@ -74,6 +75,57 @@ def test_every_fixture_adversary_resolves_in_every_situation(fixtures, mode):
             result = services.resolution_resolve(ruleset=RULESET, payload=payload).result
             assert result.outcome, (adversary.name, card)
             assert result.numbers["threat"] > 0
+
+
+# Issue 15: every name of the fixtures carries its grammar, chosen for that name.
+FIXTURE_GRAMMAR = {
+    "Rat géant des cales": ("defini", "m"),
+    "Loup des cendres": ("defini", "m"),
+    "Fourmi-soldat de la ruche": ("defini", "f"),
+    "Nécrophage au regard pâle": ("defini", "m"),
+    "Brigand vétéran": ("defini", "m"),
+    "Griffon des falaises": ("defini", "m"),
+    "Scarabée-forteresse": ("defini", "m"),
+    "Wyrm des brumes": ("defini", "m"),
+    "Nuée de rats": ("defini", "f"),
+    "Fanatiques du culte": ("pluriel", "m"),
+}
+
+
+def test_every_fixture_adversary_carries_the_grammar_of_its_name(fixtures):
+    rows = {a.name: (a.article, a.gender, a.elision) for a in Adversary.objects.all()}
+    assert rows == {name: (*grammar, "auto") for name, grammar in FIXTURE_GRAMMAR.items()}
+    swarm = selectors.adversary_data(Adversary.objects.get(name="Nuée de rats"))
+    assert swarm["grammar"] == {"article": "defini", "gender": "f", "elision": "auto"}
+
+
+def test_a_new_adversary_row_defaults_to_a_masculine_common_noun():
+    row = Adversary(name="Ogre des collines")
+    assert (row.article, row.gender, row.elision) == ("defini", "m", "auto")
+    assert row.noun.de == "de l'Ogre des collines"
+
+
+@pytest.mark.parametrize("mode", ["adversary_attack", "pc_attack", "round"])
+def test_every_fixture_adversary_is_told_in_correct_french(fixtures, mode):
+    """The lint of issue 15 over every creature of the bestiary, every card and every part."""
+    texts: list[tuple[str, str]] = []
+    for adversary in selectors.adversary_list():
+        data = selectors.adversary_data(adversary)
+        rows = len(data["deck"]) if mode == "adversary_attack" else len(data["parts"])
+        for n in range(1, rows + 1):
+            scenario = {
+                "mode": mode,
+                "adversary": data,
+                "card": n if mode == "adversary_attack" else 1,
+                "target_part": n if data["kind"] == "creature" else 1,
+                "pc_success": {"light": 2, "heavy": 1, "fatigue": 2, "down": 1, "bleed": 1},
+            }
+            resolution = services.resolution_resolve(ruleset=RULESET, payload={"scenario": scenario, "seed": n})
+            where = f"{adversary.name} {mode} {n}"
+            texts += [(where, resolution.narrative.scene), *((where, p) for p in resolution.narrative.story)]
+            texts.append((where, resolution.result.outcome_label))
+            texts += [(where, t) for e in resolution.result.events for t in (e.label, e.value)]
+    assert_clean(texts)
 
 
 def test_every_fixture_card_odds_are_exact_and_fast_enough(fixtures):
@@ -132,6 +184,9 @@ def test_the_admin_lists_and_edits_adversaries(fixtures, admin_client):
     page = admin_client.get(f"/admin/quadrature/adversary/{griffon.pk}/change/")
     assert page.status_code == 200
     assert "Serres" in page.content.decode()
+    # the name's grammar, in its own fieldset (issue 15)
+    assert "Grammaire du nom" in page.content.decode()
+    assert '<select name="gender"' in page.content.decode()
     assert admin_client.get("/admin/quadrature/actioncard/?q=Frappe").status_code == 200
     assert admin_client.get("/admin/quadrature/powerlevel/").status_code == 200
 

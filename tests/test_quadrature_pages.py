@@ -184,9 +184,11 @@ def test_a_card_whose_block_is_destroyed_gives_way_to_a_playable_one_and_is_offe
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#calculator"  # the card moved: the whole form is drawn again
     body = response.content.decode()
-    assert "Carte jouée : « Harcèlement ». « Morsure » a quitté le deck" in html.unescape(body)
+    assert "Carte jouée\u202f: «\u202fHarcèlement\u202f». «\u202fMorsure\u202f» a quitté le deck" in html.unescape(body)
     assert re.search(r'<option value="1" selected>Harcèlement \(', html.unescape(body))
-    assert re.search(r'<option value="4" disabled>Morsure — « Morsure » a quitté le deck', html.unescape(body))
+    assert re.search(
+        r'<option value="4" disabled>Morsure — «\u202fMorsure\u202f» a quitté le deck', html.unescape(body)
+    )
 
 
 def test_htmx_live_update_returns_the_scene_dice_and_odds(client):
@@ -270,7 +272,7 @@ def test_the_decisions_come_first_by_name(client):
     body = html.unescape(client.get("/quadrature/").content.decode())
     assert re.search(r'<select name="card"[^>]*>.*<option value="2" selected>Frappe vive \(⚫, init\. 3\)', body, re.S)
     assert re.search(r'<select name="target_part"[^>]*>.*<option value="2" selected>Corps \(Armure 2\)', body, re.S)
-    assert re.search(r'<option value="hypnotic_gaze" disabled>Regard hypnotique — Loup des cendres n\'a pas', body)
+    assert re.search(r'<option value="hypnotic_gaze" disabled>Regard hypnotique — Le Loup des cendres n\'a pas', body)
     assert '<option value="-1">🟥 −1</option>' in body
     # the character's dice and effects are summary lines behind « Ajuster »
     assert re.search(r'data-adjust="pc_success".*?<span class="adjust-line"[^>]*>3 💢</span>', body, re.S)
@@ -309,3 +311,27 @@ def test_a_field_in_error_opens_its_closed_section(client):
     assert re.search(r'<details class="card-section q-adjust-sheet" open>', body)
     assert re.search(r'<details class="q-sub" open>\s*<summary>Dés, Garde', body)
     assert not re.search(r'<details class="q-sub" open>\s*<summary>Deck', body)
+
+
+def test_a_bestiary_name_carries_its_grammar_into_the_form_the_summary_and_the_story(client):
+    """Issue 15: the preset fills the name's grammar, the page summarises it under the name in an
+    « Ajuster » disclosure, and the scene says the name with its article and agreement."""
+    response = load(client, "Fanatiques du culte")
+    values = form_values(response)
+    assert (values["adversary.grammar.article"], values["adversary.grammar.gender"]) == ("pluriel", "m")
+    body = html.unescape(response.content.decode())
+    line = re.search(r'data-adjust="adversary_grammar".*?<span class="adjust-line"[^>]*>(.*?)</span>', body, re.S)
+    assert line.group(1) == "se dit «\u202fles Fanatiques du culte\u202f», au masculin"
+    pc_line = re.search(r'data-adjust="pc_grammar".*?<span class="adjust-line"[^>]*>(.*?)</span>', body, re.S)
+    assert pc_line.group(1) == "se dit «\u202fle personnage\u202f», au masculin"
+    assert re.search(
+        r'<p class="scene">Les Fanatiques du culte — une horde de 9\u00a0membres, paniquée — s\'apprêtent', body
+    )
+    values.update({"pc.name": "Elwen", "pc.grammar.gender": "f"})
+    scene = html.unescape(client.get("/quadrature/", values).content.decode())
+    assert "contre Elwen, qui lève sa garde." in scene
+
+
+def test_the_swarm_is_feminine_on_the_page(client):
+    body = html.unescape(load(client, "Nuée de rats").content.decode())
+    assert re.search(r'<p class="scene">La Nuée de rats — une horde de \d+\u00a0membres, enragée — s\'apprête', body)

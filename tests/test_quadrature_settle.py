@@ -65,7 +65,8 @@ def test_a_deck_card_replaced_passes_its_blocks_to_its_successor():
     settled = settle(data)
     assert settled.changes == {"adversary.blocks.4.label": "Charge"}
     assert settled.notes == [
-        "Bloc 5 : « Harcèlement » a laissé place à « Charge » dans le deck ; le bloc confère « Charge »."
+        "Bloc 5\u202f: «\u202fHarcèlement\u202f» a laissé place à «\u202fCharge\u202f» dans le deck\u202f;"
+        " le bloc confère «\u202fCharge\u202f»."
     ]
 
 
@@ -82,7 +83,9 @@ def test_a_deck_card_removed_leaves_its_block_a_plain_capability():
     plain capability instead of naming an action the deck no longer has."""
     settled = settle(press(page_data(), "_del", "adversary.deck.3"))
     assert settled.changes == {"adversary.blocks.3.capability": Capability.OTHER.value}
-    assert settled.notes == ["Bloc 4 : « Morsure » a quitté le deck ; le bloc garde « Morsure » comme capacité libre."]
+    assert settled.notes == [
+        "Bloc 4\u202f: «\u202fMorsure\u202f» a quitté le deck\u202f; le bloc garde «\u202fMorsure\u202f» comme capacité libre."
+    ]
 
 
 def test_a_block_label_typed_by_hand_is_left_to_its_error():
@@ -102,8 +105,8 @@ def test_a_part_removed_takes_its_blocks_and_the_later_parts_keep_theirs():
         "adversary.blocks.4.part": "3",
     }
     assert settled.notes == [
-        "Bloc 2 : sa partie du corps est retirée, le bloc aussi.",
-        "Bloc 3 : sa partie du corps est retirée, le bloc aussi.",
+        "Bloc 2\u202f: sa partie du corps est retirée, le bloc aussi.",
+        "Bloc 3\u202f: sa partie du corps est retirée, le bloc aussi.",
     ]
 
 
@@ -119,7 +122,8 @@ def test_the_card_played_follows_its_block():
     settled = settle(data)
     assert settled.changes == {"card": "1"}
     assert settled.notes == [
-        "Carte jouée : « Harcèlement ». « Morsure » a quitté le deck : le bloc qui la conférait est détruit."
+        "Carte jouée\u202f: «\u202fHarcèlement\u202f». «\u202fMorsure\u202f» a quitté le deck\u202f:"
+        " le bloc qui la conférait est détruit."
     ]
 
 
@@ -162,7 +166,7 @@ def test_a_card_number_past_the_deck_comes_back_in_it_whatever_the_situation():
     data = page_data(Scenario(mode=Mode.ROUND)) | {"card": "9"}
     settled = settle(data)
     assert settled.changes == {"card": "1"}
-    assert "Le deck n'a que 4 carte(s)." in settled.notes[0]
+    assert "Le deck n'a que 4\u00a0cartes." in settled.notes[0]
 
 
 def test_with_no_card_it_can_play_the_card_is_left_to_its_error():
@@ -178,7 +182,7 @@ def test_the_target_is_a_part_of_the_sheet_the_first_one_still_standing():
     )
     settled = settle(page_data(Scenario(adversary=adv, mode=Mode.PC_ATTACK, target_part=2)) | {"target_part": "4"})
     assert settled.changes == {"target_part": "2"}
-    assert settled.notes == ["Partie visée : Corps (Loup des cendres n'a que 2 partie(s) du corps)."]
+    assert settled.notes == ["Partie visée\u202f: Corps (le Loup des cendres n'a que 2\u00a0parties du corps)."]
 
 
 def test_a_horde_is_struck_as_one():
@@ -199,7 +203,7 @@ def test_the_hypnotic_gaze_needs_its_trait():
     """§ Traits mentaux — Regard hypnotique: a creature without the trait attacks instead."""
     settled = settle(page_data(Scenario(mode=Mode.HYPNOTIC_GAZE)))
     assert settled.changes == {"mode": Mode.ADVERSARY_ATTACK.value}
-    assert settled.notes[0].startswith("Loup des cendres n'a pas le trait Regard hypnotique.")
+    assert settled.notes[0].startswith("Le Loup des cendres n'a pas le trait Regard hypnotique.")
     gazer = replace(Adversary(), traits=replace(Adversary().traits, hypnotic_gaze=True))
     assert settle(page_data(Scenario(adversary=gazer, mode=Mode.HYPNOTIC_GAZE))).changes == {}
 

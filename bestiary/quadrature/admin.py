@@ -64,6 +64,11 @@ class AdversaryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             {"fields": ["name", "kind", "power", ("danger", "menace", "nuisance"), ("guard_type", "guard"), "notes"]},
         ),
         (
+            # how the story says the name: « le Loup des cendres », « la Nuée de rats » (issue 15)
+            "Grammaire du nom",
+            {"fields": [("article", "gender", "elision")]},
+        ),
+        (
             "Ressources",
             {"fields": [("fatigue_boxes", "tenacity"), ("action_points", "reactions", "speed"), "disposition"]},
         ),

@@ -5,6 +5,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from bestiary.grammar import NameGrammar
 from rulesets.quadrature.model import Capability as EngineCapability
 from rulesets.quadrature.model import GuardType as EngineGuardType
 from rulesets.quadrature.model import Kind as EngineKind
@@ -122,8 +123,10 @@ class CardEffect(models.Model):
         }
 
 
-class Adversary(models.Model):
-    """An adversary sheet (A5 landscape), or a horde (``kind = horde``)."""
+class Adversary(NameGrammar):
+    """An adversary sheet (A5 landscape), or a horde (``kind = horde``); its name carries its
+    grammar (``article``, ``gender``, ``elision``: « le Loup des cendres », « la Nuée de rats »,
+    « les Fanatiques du culte »; issue 15, item 2)."""
 
     name = models.CharField(_("nom"), max_length=80, unique=True)
     kind = models.CharField(

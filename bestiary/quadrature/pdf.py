@@ -46,6 +46,7 @@ from calculator.forms import (
     under_hidden,
 )
 from calculator.views import permalink, settle
+from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import Resolution
 from rulesets.core.schema import ScenarioError, flatten, parse, to_data
@@ -83,6 +84,7 @@ class SheetRefused(Exception):
     """A query that names no sheet the page would draw: its French messages, the HTTP status."""
 
     def __init__(self, messages: tuple[str, ...], status: int = 400) -> None:
+        messages = tuple(typography(m) for m in messages)  # French spacing, as every message (issue 15)
         super().__init__(*messages)
         self.messages = messages
         self.status = status

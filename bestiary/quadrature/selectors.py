@@ -88,6 +88,7 @@ def adversary_data(adv: Adversary) -> dict[str, Any]:
 
     return {
         "name": adv.name,
+        "grammar": adv.grammar_data(),
         "kind": adv.kind,
         "danger": adv.danger,
         "menace": adv.menace,

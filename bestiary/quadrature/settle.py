@@ -35,8 +35,10 @@ from django.utils.translation import gettext as _
 from calculator import json_input
 from calculator.plugins import Settled
 from calculator.settling import RawForm
+from rulesets.core.french import count, typography
 from rulesets.core.schema import ScenarioError, parse, unflatten
 from rulesets.quadrature.model import Adversary, Capability, Kind, Mode, PcSource, Scenario
+from rulesets.quadrature.names import adversary_who
 from rulesets.quadrature.sheet import part_blocks
 
 WAS = "_was"  # a deck row's card name when the page was drawn
@@ -130,7 +132,7 @@ def skill_upgrades(raw: RawForm) -> None:
         raw.set(
             "pc.skill_upgrades",
             str(skill),
-            _("Seuls les dés de compétence s'améliorent : {n} dé(s) ⬆ au plus.").format(n=skill),
+            _("Seuls les dés de compétence s'améliorent : {dice} ⬆ au plus.").format(dice=count(skill, "dé")),
         )
 
 
@@ -167,7 +169,7 @@ def card_played(raw: RawForm, adv: Adversary, mode: str) -> None:
         if why is None:
             return
     else:
-        why = _("Le deck n'a que {n} carte(s).").format(n=len(adv.deck))
+        why = _("Le deck n'a que {cards}.").format(cards=count(len(adv.deck), "carte"))
     best = best_card(adv)
     if best is None or best == card:
         return  # no card it can play: the field says why
@@ -195,11 +197,15 @@ def target_part(raw: RawForm, adv: Adversary) -> None:
         raw.set("target_part", "1", _("Une horde se frappe en bloc : partie visée, la horde entière."))
     elif target > len(adv.parts):
         best = first_part(adv)
+        who = adversary_who(adv.name, adv.grammar)
         raw.set(
             "target_part",
             str(best),
-            _("Partie visée : {part} ({name} n'a que {n} partie(s) du corps).").format(
-                part=adv.parts[best - 1].name, name=adv.name, n=len(adv.parts)
+            _("Partie visée : {part} ({name} n'{has} que {parts}).").format(
+                part=adv.parts[best - 1].name,
+                name=who.subject,
+                has=who.form("a", "ont"),
+                parts=count(len(adv.parts), "partie du corps"),
             ),
         )
 
@@ -231,4 +237,6 @@ def settle(data: Mapping[str, str]) -> Settled:
         mode = gaze(raw, adv)
         card_played(raw, adv, mode)
         target_part(raw, adv)
-    return raw.settled()
+    settled = raw.settled()
+    # the notes are shown as they are: French spacing (issue 15)
+    return Settled(changes=settled.changes, notes=[typography(note) for note in settled.notes])

@@ -9,11 +9,14 @@ from django.utils.translation import gettext as _
 
 from bestiary.quadrature import selectors
 from bestiary.quadrature.settle import settle
+from calculator.grammar import describe_grammar, grammar_of
 from calculator.plugins import Preset, PresetGroup, TableValues, WebPlugin, register
+from rulesets.core.french import MINUS, typography
 from rulesets.core.request import Resolution
 from rulesets.core.schema import ScenarioError, flatten, to_data
 from rulesets.quadrature.encounter import sheet_after
 from rulesets.quadrature.model import Adversary, Mode, Scenario
+from rulesets.quadrature.names import adversary_who, pc_who
 
 # Rows a creature preset always writes, so that loading a smaller sheet over a larger one blanks
 # the rows it does not use (a block of 0 boxes, a card or a part without a name is ignored).
@@ -59,8 +62,14 @@ def defaults() -> dict[str, Any]:
 
 
 def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
+    """The final panel's rows, in French spacing; the character is named with its grammar (issue 15)."""
+    return [(key, typography(label), typography(value)) for key, label, value in _summary(resolution)]
+
+
+def _summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     n = resolution.result.numbers
     s: Scenario = resolution.scenario
+    pc = pc_who(s.pc.name, s.pc.grammar)
     rows: list[tuple[str, str, str]] = [("outcome", _("Résultat"), resolution.result.outcome_label)]
 
     def add(key: str, label: str, fmt: str = "{v}") -> None:
@@ -79,9 +88,9 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
             ("pc_down", "🔻"),
             ("pc_bleed", "🩸"),
         ):
-            add(key, _("{sym} infligés au personnage").format(sym=label))
-        add("pc_stunned", _("Personnage Sonné 🫨"), _("oui"))
-        add("pc_entangled", _("Personnage Entravé 🕸️"), _("oui"))
+            add(key, _("{sym} infligés {to_pc}").format(sym=label, to_pc=pc.a))
+        add("pc_stunned", _("{pc} {stunned} 🫨").format(pc=pc.Subject, stunned=pc.agree("Sonné")), _("oui"))
+        add("pc_entangled", _("{pc} {bound} 🕸️").format(pc=pc.Subject, bound=pc.agree("Entravé")), _("oui"))
     elif s.mode is Mode.PC_ATTACK:
         rows.append(("score", _("Attaque contre Garde"), f"{n['score']} / {n['garde']}"))
         add("target_part", _("Partie visée"))
@@ -112,7 +121,7 @@ def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]
     out: list[tuple[str, dict[str, Any], bool]] = []
     if s.mode is Mode.PC_ATTACK:
         for i, part in enumerate(s.adversary.parts, start=1):
-            out.append((_("Viser : {part}").format(part=part.name), {"target_part": i}, i == s.target_part))
+            out.append((typography(_("Viser : {part}").format(part=part.name)), {"target_part": i}, i == s.target_part))
     if sheet is not None:
         carried = {f"adversary.{k}": v for k, v in flatten(sheet).items()}
         if s.mode is not Mode.ROUND:
@@ -141,7 +150,6 @@ def sheet_of(resolution: Resolution | None, scenario: Scenario | None) -> Advers
 
 # --- table values: the numbers behind « Ajuster » -------------------------------------------------
 
-MINUS = "\u2212"
 EFFECT_SYMBOLS = (("light", "💢"), ("heavy", "💔"), ("fatigue", "💧"), ("bleed", "🩸"), ("up", "🔺"), ("down", "🔻"))
 EFFECT_STATES = (("stunned", "Sonné 🫨"), ("entangled", "Entravé 🕸️"))
 EFFECT_FIELDS = tuple(k for k, _s in EFFECT_SYMBOLS) + tuple(k for k, _s in EFFECT_STATES)
@@ -188,7 +196,40 @@ def describe_pc_state(values: Mapping[str, Any]) -> str:
     return line + (_(" · saigne 🩸") if values.get("pc.bleeding") else "")
 
 
+def describe_name(prefix: str, blank: str) -> Callable[[Mapping[str, Any]], str]:
+    """The summary of a name's grammar fields: « se dit « le Loup des cendres », au masculin »
+    (:func:`calculator.grammar.describe_grammar`), the name read as the story reads it (a name
+    typed with its article, « Le personnage », is « le personnage »)."""
+
+    def describe(values: Mapping[str, Any]) -> str:
+        name = str(values.get(f"{prefix}.name") or "")
+        grammar = grammar_of(values, f"{prefix}.grammar.")
+        if grammar is None:
+            return describe_grammar(name, values, f"{prefix}.grammar.")
+        who = adversary_who(name, grammar) if blank == "adversaire" else pc_who(name, grammar)
+        said = {
+            "grammar.article": who.grammar.article.value,
+            "grammar.gender": who.grammar.gender.value,
+            "grammar.elision": who.grammar.elision.value,
+        }
+        return typography(describe_grammar(who.text, said))
+
+    return describe
+
+
+def _grammar_fields(prefix: str) -> tuple[str, ...]:
+    # the name first: the summary line reads it; the disclosure draws only the three grammar fields
+    return (f"{prefix}.name", f"{prefix}.grammar.article", f"{prefix}.grammar.gender", f"{prefix}.grammar.elision")
+
+
 TABLE_VALUES = (
+    TableValues(
+        "adversary_grammar",
+        _("Grammaire du nom"),
+        _grammar_fields("adversary"),
+        describe_name("adversary", "adversaire"),
+    ),
+    TableValues("pc_grammar", _("Grammaire du nom"), _grammar_fields("pc"), describe_name("pc", "personnage")),
     TableValues(
         "pc_dice",
         _("Dés du personnage"),

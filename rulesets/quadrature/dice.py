@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesets.core.dice import DiceSlot, Die
+from rulesets.core.french import typography
 from rulesets.core.i18n import _
 from rulesets.quadrature.model import (
     Adversary,
@@ -21,6 +22,7 @@ from rulesets.quadrature.model import (
     Scenario,
     Settings,
 )
+from rulesets.quadrature.names import pc_who
 from rulesets.quadrature.sheet import HORDE_ATTACK, MENTAL_STEPS, base_rungs, horde_mood, shift_rungs
 
 KEEP = 4  # « Au-delà, ajouter un dé et garder les quatre meilleurs. »
@@ -110,21 +112,25 @@ def pc_pool(pc: Pc, faces: PlayerFaces) -> PcPool:
 
 
 def pc_slots(pc: Pc, faces: PlayerFaces) -> tuple[DiceSlot, ...]:
+    """The character's dice, each labelled with its name (« Le personnage : aléa ⬜ »), in French
+    spacing: a dice label is shown as it is (issue 15)."""
     pool = pc_pool(pc, faces)
-    who = pc.name
+    who = pc_who(pc.name, pc.grammar).Subject
+
+    def slot(key: str, die: Die, label: str) -> DiceSlot:
+        return DiceSlot(key=key, die=die, label=typography(label))
+
     slots = [
-        DiceSlot(
-            key=f"pc.car.{i}", die=d, label=_("{who} : caractéristique {die} n°{i}").format(who=who, die=d.name, i=i)
-        )
+        slot(f"pc.car.{i}", d, _("{who} : caractéristique {die} n°{i}").format(who=who, die=d.name, i=i))
         for i, d in enumerate(pool.characteristic, start=1)
     ]
     slots += [
-        DiceSlot(key=f"pc.skill.{i}", die=d, label=_("{who} : compétence {die} n°{i}").format(who=who, die=d.name, i=i))
+        slot(f"pc.skill.{i}", d, _("{who} : compétence {die} n°{i}").format(who=who, die=d.name, i=i))
         for i, d in enumerate(pool.skill, start=1)
     ]
-    slots.append(DiceSlot(key="pc.alea", die=pool.alea, label=_("{who} : aléa ⬜").format(who=who)))
+    slots.append(slot("pc.alea", pool.alea, _("{who} : aléa ⬜").format(who=who)))
     slots += [
-        DiceSlot(key=f"pc.edge.{i}", die=d, label=_("{who} : {die} n°{i}").format(who=who, die=d.name, i=i))
+        slot(f"pc.edge.{i}", d, _("{who} : {die} n°{i}").format(who=who, die=d.name, i=i))
         for i, d in enumerate(pool.edge, start=1)
     ]
     return tuple(slots)

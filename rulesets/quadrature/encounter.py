@@ -25,13 +25,14 @@ from typing import Annotated, Any
 
 from rulesets.core.dice import DiceRoll
 from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
+from rulesets.core.french import PROPER_M, Grammar, Noun, count, elide, join, signed, typography
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import ScenarioError, Spec, fields_of, flatten, parse, to_data, unflatten
 from rulesets.quadrature.engine import resolve
 from rulesets.quadrature.model import Adversary, Capability, Mode, Pc, PcSource, Scenario
 from rulesets.quadrature.model import Kind as SheetKind
-from rulesets.quadrature.narrative import of
+from rulesets.quadrature.names import adversary_who, pc_who
 from rulesets.quadrature.sheet import (
     capability_design,
     capability_total,
@@ -49,6 +50,32 @@ from rulesets.quadrature.sheet import (
 
 ADV, PJ = "adversaire", "pj"
 MENTAL_MIN, MENTAL_MAX = -3, 3
+
+
+def foe_who(foe: Adversary) -> Noun:
+    """The adversary as the story names it, with its grammar (issue 15)."""
+    return adversary_who(foe.name, foe.grammar)
+
+
+def pc_named(pc: PcState) -> Noun:
+    """The character as the story names it (« Aldric », « le personnage »)."""
+    return pc_who(pc.name, pc.grammar)
+
+
+def states_end(who: Noun, state: str) -> str:
+    """A state that ends with the round: « Aldric n'est plus Sonné. », « Elwen se dégage : plus Entravée. »"""
+    if state == "stunned":
+        return _("{name} {is_not} plus {stunned}.").format(
+            name=who.Subject, is_not=elide("ne", who.form("est", "sont")), stunned=who.agree("Sonné")
+        )
+    return _("{name} se {frees} : plus {bound}.").format(
+        name=who.Subject, frees=who.form("dégage", "dégagent"), bound=who.agree("Entravé")
+    )
+
+
+def _shown(lines: list[str]) -> tuple[str, ...]:
+    """Story and note lines as the encounter page shows them: French spacing (issue 15)."""
+    return tuple(typography(line) for line in lines)
 
 
 # --- the states -------------------------------------------------------------------------------------
@@ -151,6 +178,7 @@ class PcState:
     """A PC as the adversaries see it: its roll, its Garde, its tokens, and what they did to it."""
 
     name: Annotated[str, Spec(label=_("Nom du personnage"), max_length=60)] = "Personnage"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = PROPER_M
     garde: Annotated[
         int,
         Spec(label=_("Garde (score de sa réaction de Garde)"), ge=0, le=40, help=_("Le seuil des attaques adverses.")),
@@ -214,7 +242,7 @@ def to_sheet(foe: Adversary) -> Adversary:
 def with_sheet(foe: Foe, sheet: Adversary) -> Foe:
     """``foe`` with the sheet an exchange returned; its name and printed ⚫ stay the encounter's."""
     values = {name: getattr(sheet, name) for name in _SHEET_FIELDS}
-    values.update(name=foe.name, action_points=foe.action_points)
+    values.update(name=foe.name, grammar=foe.grammar, action_points=foe.action_points)
     return Foe(**values, ap_left=foe.ap_left, reactions_left=foe.reactions_left, engaged=foe.engaged)
 
 
@@ -312,6 +340,9 @@ def _allied(foe: Foe, allies: tuple[Fighter, ...]) -> int:
 def _pc_fields(pc: PcState, mode: Mode) -> dict[str, Any]:
     return {
         "name": pc.name,
+        "grammar.article": pc.grammar.article.value,
+        "grammar.gender": pc.grammar.gender.value,
+        "grammar.elision": pc.grammar.elision.value,
         "source": pc.source.value,
         "score": pc.attack if mode is Mode.PC_ATTACK else pc.garde,
         "characteristic": pc.characteristic,
@@ -376,25 +407,27 @@ def _num(numbers: Mapping[str, Any], key: str) -> int:
 def _spend(before: Foe, foe: Foe, cost: int, what: str, story: list[str]) -> Foe:
     """Pay ``cost`` ⚫ for ``what``; with no ⚫ left, a ⚡ pays it (a reaction)."""
     points = before.points
+    who = foe_who(foe)
+    plays = who.form("joue", "jouent")
     if points >= cost:
         left = points - cost
         story.append(
-            _("{name} joue « {what} » : {cost} ⚫, il lui en reste {left} cette manche.").format(
-                name=foe.name, what=what, cost=cost, left=left
+            _("{name} {plays} « {what} » : {cost} ⚫, il {lui} en reste {left} cette manche.").format(
+                name=who.Subject, plays=plays, what=what, cost=cost, lui=who.lui, left=left
             )
         )
         return replace(foe, ap_left=left)
     if points == 0 and before.reactions_now > 0:
         left = before.reactions_now - 1
         story.append(
-            _("{name} joue « {what} » en réaction ⚡ : il lui en reste {left} cette manche.").format(
-                name=foe.name, what=what, left=left
+            _("{name} {plays} « {what} » en réaction ⚡ : il {lui} en reste {left} cette manche.").format(
+                name=who.Subject, plays=plays, what=what, lui=who.lui, left=left
             )
         )
         return replace(foe, reactions_left=left)
     story.append(
-        _("{name} joue « {what} » sans en avoir les ⚫ ({points} pour {cost}) : plus aucun cette manche.").format(
-            name=foe.name, what=what, points=points, cost=cost
+        _("{name} {plays} « {what} » sans en avoir les ⚫ ({points} pour {cost}) : plus aucun cette manche.").format(
+            name=who.Subject, plays=plays, what=what, points=points, cost=cost
         )
     )
     return replace(foe, ap_left=0)
@@ -403,19 +436,22 @@ def _spend(before: Foe, foe: Foe, cost: int, what: str, story: list[str]) -> Foe
 def _mental(pc: PcState, ups: int, downs: int, lines: list[str]) -> PcState:
     """Each 🔺/🔻 is absorbed by a Stabilité ◇ token first; then the PC's track moves (−3 … +3)."""
     tokens, track = pc.stability_tokens, pc.mental
-    for sym, step, count in (("🔺", 1, ups), ("🔻", -1, downs)):
-        for _k in range(count):
+    of_pc = pc_named(pc).de
+    for sym, step, times in (("🔺", 1, ups), ("🔻", -1, downs)):
+        for _k in range(times):
             if tokens > 0:
                 tokens -= 1
                 lines.append(
-                    _("{sym} absorbé par un jeton ◇ {of} ({n} restant(s)).").format(sym=sym, of=of(pc.name), n=tokens)
+                    _("{sym} absorbé par un jeton ◇ {of} ({tokens}).").format(
+                        sym=sym, of=of_pc, tokens=count(tokens, "jeton restant")
+                    )
                 )
             else:
                 before = track
                 track = max(MENTAL_MIN, min(MENTAL_MAX, track + step))
                 lines.append(
-                    _("{sym} : la piste mentale {of} passe de {a:+d} à {b:+d}.").format(
-                        sym=sym, of=of(pc.name), a=before, b=track
+                    _("{sym} : la piste mentale {of} passe de {a} à {b}.").format(
+                        sym=sym, of=of_pc, a=signed(before, zero="0"), b=signed(track, zero="0")
                     )
                 )
     return replace(pc, stability_tokens=tokens, mental=track)
@@ -424,12 +460,15 @@ def _mental(pc: PcState, ups: int, downs: int, lines: list[str]) -> PcState:
 def suffer(pc: PcState, numbers: Mapping[str, Any]) -> tuple[PcState, list[str]]:
     """What an adversary's card did to the PC (``pc_*`` numbers of the result)."""
     lines: list[str] = []
+    who = pc_named(pc)
     light, heavy = _num(numbers, "pc_light"), _num(numbers, "pc_heavy")
     if light or heavy:
         pc = replace(pc, light=min(99, pc.light + light), heavy=min(99, pc.heavy + heavy))
         got = " ".join(t for t in (f"{light} 💢" if light else "", f"{heavy} 💔" if heavy else "") if t)
         lines.append(
-            _("{name} encaisse {got} (en tout {l} 💢, {h} 💔).").format(name=pc.name, got=got, l=pc.light, h=pc.heavy)
+            _("{name} {takes} {got} (en tout {l} 💢, {h} 💔).").format(
+                name=who.Subject, takes=who.form("encaisse", "encaissent"), got=got, l=pc.light, h=pc.heavy
+            )
         )
     fatigue = _num(numbers, "pc_fatigue")
     if fatigue:
@@ -440,38 +479,63 @@ def suffer(pc: PcState, numbers: Mapping[str, Any]) -> tuple[PcState, list[str]]
         ticked = min(boxes, room)
         pc = replace(pc, endurance_tokens=pc.endurance_tokens - spent, fatigue_ticked=pc.fatigue_ticked + ticked)
         lines.append(
-            _("{name} : {f} 💧, {s} jeton(s) 🫁 dépensé(s), {b} case(s) cochée(s) ({t}/{n}).").format(
-                name=pc.name, f=fatigue, s=spent, b=ticked, t=pc.fatigue_ticked, n=pc.fatigue_boxes
+            _("{name} : {f} 💧, {spent}, {boxes} ({t}/{n}).").format(
+                name=who.Subject,
+                f=fatigue,
+                spent=count(spent, "jeton 🫁 dépensé"),
+                boxes=count(ticked, "case cochée"),
+                t=pc.fatigue_ticked,
+                n=pc.fatigue_boxes,
             )
         )
         if pc.exhausted:
-            lines.append(_("{name} est Épuisé : hors de combat.").format(name=pc.name))
+            lines.append(
+                _("{name} {is_} {exhausted} : hors de combat.").format(
+                    name=who.Subject, is_=who.form("est", "sont"), exhausted=who.agree("Épuisé")
+                )
+            )
     pc = _mental(pc, _num(numbers, "pc_up"), _num(numbers, "pc_down"), lines)
     bleed = _num(numbers, "pc_bleed")
     if bleed:
         pc = replace(pc, bleeding=min(20, pc.bleeding + bleed))
-        lines.append(_("{name} saigne : {n} jeton(s) 🩸.").format(name=pc.name, n=pc.bleeding))
+        lines.append(
+            _("{name} {bleeds} : {tokens} 🩸.").format(
+                name=who.Subject, bleeds=who.form("saigne", "saignent"), tokens=count(pc.bleeding, "jeton")
+            )
+        )
     if numbers.get("pc_stunned") and not pc.stunned:
         pc = replace(pc, stunned=True)
-        lines.append(_("{name} est Sonné 🫨.").format(name=pc.name))
+        lines.append(
+            _("{name} {is_} {stunned} 🫨.").format(
+                name=who.Subject, is_=who.form("est", "sont"), stunned=who.agree("Sonné")
+            )
+        )
     if numbers.get("pc_entangled") and not pc.entangled:
         pc = replace(pc, entangled=True)
-        lines.append(_("{name} est Entravé 🕸️.").format(name=pc.name))
+        lines.append(
+            _("{name} {is_} {bound} 🕸️.").format(
+                name=who.Subject, is_=who.form("est", "sont"), bound=who.agree("Entravé")
+            )
+        )
     return pc, lines
 
 
 def standing_line(foe: Adversary) -> str:
     """What the creature still has, in one line (never what it lost)."""
+    who = foe_who(foe)
     if foe.kind is SheetKind.HORDE:
-        return _("{name} : {m} membre(s) debout, {t} jeton(s) 🕷️, {mood}.").format(
-            name=foe.name, m=members(foe), t=horde_tokens(foe), mood=horde_mood(foe).label
+        return _("{name} : {members} debout, {tokens} 🕷️, {mood}.").format(
+            name=who.Subject,
+            members=count(members(foe), "membre"),
+            tokens=count(horde_tokens(foe), "jeton"),
+            mood=horde_mood(foe).label,
         )
     intact = sum(1 for b in foe.blocks if b.intact)
-    return _("{name} : {left} case(s) ▢ sur {total}, {k} bloc(s) intact(s) sur {n}, fatigue {f}/{fb}.").format(
-        name=foe.name,
-        left=boxes_left(foe),
+    return _("{name} : {left} ▢ sur {total}, {intact} sur {n}, fatigue {f}/{fb}.").format(
+        name=who.Subject,
+        left=count(boxes_left(foe), "case"),
         total=total_boxes(foe),
-        k=intact,
+        intact=count(intact, "bloc intact"),
         n=len(foe.blocks),
         f=foe.fatigue_ticked,
         fb=foe.fatigue_boxes,
@@ -489,7 +553,12 @@ def _share_spent(foe: Foe, spent: int, allies: tuple[Fighter, ...], states: dict
         take = min(spent, other.stability_tokens)
         spent -= take
         states[ally.key] = replace(other, stability_tokens=other.stability_tokens - take)
-        story.append(_("{ally} cède {n} ◇ à la réserve commune (Esprit de ruche).").format(ally=other.name, n=take))
+        giver = foe_who(other)
+        story.append(
+            _("{ally} {gives} {n} ◇ à la réserve commune (Esprit de ruche).").format(
+                ally=giver.Subject, gives=giver.form("cède", "cèdent"), n=take
+            )
+        )
     return replace(foe, allied_stability=max(0, foe.allied_stability - spent))
 
 
@@ -514,7 +583,12 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
             foe = _spend(before, foe, _num(n, "cost") or 1, _("Regard hypnotique"), story)
         elif s.mode is Mode.ROUND:
             foe = replace(foe, ap_left=None, reactions_left=None)
-            notes.append(_("Fin de manche appliquée à la main pour {name} seul.").format(name=foe.name))
+            who = foe_who(foe)
+            notes.append(
+                _("Fin de manche appliquée à la main pour {name} {alone}.").format(
+                    name=who.subject, alone=who.agree("seul")
+                )
+            )
         if after is not None:
             spent = s.adversary.allied_stability - after.allied_stability
             foe = replace(foe, allied_stability=before.allied_stability)
@@ -545,7 +619,7 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
                 pc = _mental(replace(pc, stability_tokens=0), 0, _num(n, "pc_down"), lines)
             story += lines
         states[p.key] = _bounded(pc, notes)
-    return Applied(states=states, story=tuple(story), notes=tuple(notes))
+    return Applied(states=states, story=_shown(story), notes=_shown(notes))
 
 
 # --- the round -----------------------------------------------------------------------------------------
@@ -556,6 +630,7 @@ def _pc_for_engine(pc: PcState | None) -> Pc:
         return Pc()
     return Pc(
         name=pc.name,
+        grammar=pc.grammar,
         bleeding=pc.bleeding > 0,
         endurance_tokens=pc.endurance_tokens,
         stability_tokens=pc.stability_tokens,
@@ -577,25 +652,34 @@ def _round_of(foe: Foe, pc: PcState | None, table: Scenario) -> Result:
 
 def _pc_round(pc: PcState, clock: Clock, table: Scenario, story: list[str]) -> PcState:
     """A PC's end of round (bleeding, states that end) and start of the next (its tokens back)."""
+    who = pc_named(pc)
     if clock.pc_bleed and pc.bleeding:
         light = min(99, pc.light + pc.bleeding)
         story.append(
-            _("{name} saigne : {n} 💢 sans armure (en tout {l}), la plaie se referme d'un cran.").format(
-                name=pc.name, n=pc.bleeding, l=light
+            _("{name} {bleeds} : {n} 💢 sans armure (en tout {l}), la plaie se referme d'un cran.").format(
+                name=who.Subject, bleeds=who.form("saigne", "saignent"), n=pc.bleeding, l=light
             )
         )
         pc = replace(pc, light=light, bleeding=pc.bleeding - 1)
     if clock.stunned_ends and pc.stunned:
         pc = replace(pc, stunned=False)
-        story.append(_("{name} n'est plus Sonné.").format(name=pc.name))
+        story.append(states_end(who, "stunned"))
     if clock.entangled_ends and pc.entangled:
         pc = replace(pc, entangled=False)
-        story.append(_("{name} se dégage : plus Entravé.").format(name=pc.name))
+        story.append(states_end(who, "entangled"))
     stack = table.settings.tokens_accumulate
     endurance = min(20, pc.endurance_tokens + pc.endurance if stack else pc.endurance)
     stability = min(20, pc.stability_tokens + pc.stability if stack else pc.stability)
     if (endurance, stability) != (pc.endurance_tokens, pc.stability_tokens):
-        story.append(_("{name} retrouve ses jetons : 🫁 {e} · ◇ {s}.").format(name=pc.name, e=endurance, s=stability))
+        story.append(
+            _("{name} {finds} {tokens} : 🫁 {e} · ◇ {s}.").format(
+                name=who.Subject,
+                finds=who.form("retrouve", "retrouvent"),
+                tokens=who.ses("jetons"),
+                e=endurance,
+                s=stability,
+            )
+        )
     return replace(pc, endurance_tokens=endurance, stability_tokens=stability)
 
 
@@ -615,22 +699,28 @@ def _foe_round(
     new = with_sheet(foe, after) if after is not None else foe
     new = replace(new, ap_left=None, reactions_left=None)
     n = result.numbers
+    who = foe_who(foe)
     if _num(n, "bleed_ticked"):
         story.append(
-            _("{name} saigne : {k} case(s) cochée(s) sur ses blessures ouvertes, il reste {t} jeton(s) 🩸.").format(
-                name=foe.name, k=_num(n, "bleed_ticked"), t=new.bleeding
+            _("{name} {bleeds} : {boxes} sur {wounds}, il {lui} reste {tokens} 🩸.").format(
+                name=who.Subject,
+                bleeds=who.form("saigne", "saignent"),
+                boxes=count(_num(n, "bleed_ticked"), "case cochée"),
+                wounds=who.ses("blessures ouvertes"),
+                lui=who.lui,
+                tokens=count(new.bleeding, "jeton"),
             )
         )
         for event in result.events_of("block_destroyed"):
             story.append(_("{label} : {lost}.").format(label=event.label, lost=event.value))
     if result.outcome == "destroyed":
-        story.append(_("L'hémorragie achève {name}.").format(name=foe.name))
+        story.append(_("L'hémorragie achève {name}.").format(name=who.subject))
     if clock.stunned_ends and new.stunned:
         new = replace(new, stunned=False)
-        story.append(_("{name} n'est plus Sonné.").format(name=foe.name))
+        story.append(states_end(who, "stunned"))
     if clock.entangled_ends and new.entangled:
         new = replace(new, entangled=False)
-        story.append(_("{name} se dégage : plus Entravé.").format(name=foe.name))
+        story.append(states_end(who, "entangled"))
     if not destroyed(new) and not exhausted(new):
         story.append(regen_line(new))
     if foe.traits.terror_aura:
@@ -639,15 +729,23 @@ def _foe_round(
             if "pc_stability_after" not in numbers:
                 continue
             lines: list[str] = []
+            target = pc_named(pc)
             if _num(numbers, "pc_down"):
                 pc = _mental(replace(pc, stability_tokens=0), 0, _num(numbers, "pc_down"), lines)
-                story.append(_("Aura de terreur {of} : {pc} n'a plus de ◇.").format(of=of(foe.name), pc=pc.name))
+                story.append(
+                    _("Aura de terreur {of} : {pc} n'{has} plus de ◇.").format(
+                        of=who.de, pc=target.subject, has=target.form("a", "ont")
+                    )
+                )
                 story += lines
             else:
                 pc = replace(pc, stability_tokens=_num(numbers, "pc_stability_after"))
                 story.append(
-                    _("Aura de terreur {of} : {pc} perd 1 ◇ ({n} restant(s)).").format(
-                        of=of(foe.name), pc=pc.name, n=pc.stability_tokens
+                    _("Aura de terreur {of} : {pc} {loses} 1 ◇ ({tokens}).").format(
+                        of=who.de,
+                        pc=target.subject,
+                        loses=target.form("perd", "perdent"),
+                        tokens=count(pc.stability_tokens, "jeton restant"),
                     )
                 )
             pcs[pc.name] = (key, pc)
@@ -666,7 +764,10 @@ def regen_line(foe: Foe) -> str:
     ):
         if capability_design(foe, cap) or value:
             bits.append(f"{sym} {value}")
-    return _("{name} reprend son souffle : {bits}.").format(name=foe.name, bits=" · ".join(bits))
+    who = foe_who(foe)
+    return _("{name} {breathes} : {bits}.").format(
+        name=who.Subject, breathes=who.form("reprend son souffle", "reprennent leur souffle"), bits=" · ".join(bits)
+    )
 
 
 def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> Applied:
@@ -692,7 +793,7 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
             states[key] = _bounded(pc, notes)
     new_clock = replace(clock, round=clock.round + 1)
     story.insert(0, _("{label} : la manche {n} commence.").format(label=advance_label(clock), n=new_clock.round))
-    return Applied(states=states, clock=new_clock, story=tuple(story), notes=tuple(notes))
+    return Applied(states=states, clock=new_clock, story=_shown(story), notes=_shown(notes))
 
 
 def clock_label(clock: Clock) -> str:
@@ -736,7 +837,7 @@ def bars(f: Fighter) -> tuple[Bar, ...]:
         out.append(
             Bar(
                 "boxes_left",
-                _("Membres ({t} jeton(s) 🕷️)").format(t=horde_tokens(foe)),
+                _("Membres ({tokens} 🕷️)").format(tokens=count(horde_tokens(foe), "jeton")),
                 members(foe),
                 total_boxes(foe),
             )
@@ -755,7 +856,7 @@ def bars(f: Fighter) -> tuple[Bar, ...]:
             out.append(
                 Bar(
                     "fatigue_left",
-                    _("Fatigue 💧 : cases libres"),
+                    typography(_("Fatigue 💧 : cases libres")),
                     foe.fatigue_boxes - foe.fatigue_ticked,
                     foe.fatigue_boxes,
                     "stress",
@@ -783,46 +884,54 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
     out: list[str] = []
     if f.kind == PJ:
         pc: PcState = f.state
+        who = pc_named(pc)
         if pc.exhausted:
-            out.append(_("Épuisé — hors de combat"))
+            out.append(_("{exhausted} — hors de combat").format(exhausted=who.agree("Épuisé")))
         if pc.mental:
             side = _("colère") if pc.mental > 0 else _("peur")
-            out.append(_("piste mentale {n:+d} ({side})").format(n=pc.mental, side=side))
+            out.append(_("piste mentale {n} ({side})").format(n=signed(pc.mental), side=side))
         if pc.stunned:
-            out.append(_("Sonné 🫨"))
+            out.append(_("{stunned} 🫨").format(stunned=who.agree("Sonné")))
         if pc.entangled:
-            out.append(_("Entravé 🕸️"))
-        return tuple(out)
+            out.append(_("{bound} 🕸️").format(bound=who.agree("Entravé")))
+        return _shown(out)
     foe: Foe = f.state
+    who = foe_who(foe)
     if destroyed(foe):
-        return (_("anéantie") if foe.kind is SheetKind.HORDE else _("toutes ses parties sont détruites"),)
+        if foe.kind is SheetKind.HORDE:
+            return (_("anéantie"),)
+        return (_("toutes {parts} sont détruites").format(parts=who.ses("parties")),)
     if exhausted(foe):
-        out.append(_("Épuisé — hors de combat"))
+        out.append(_("{exhausted} — hors de combat").format(exhausted=who.agree("Épuisé")))
     if foe.kind is SheetKind.HORDE:
         out += [_("horde 🕷️"), horde_mood(foe).label]
     else:
         out.append(foe.mental.label)
     out.append(_("Garde {type} {g}").format(type=foe.guard_type.label, g=max(0, foe.guard + guard_modifier(foe))))
     if foe.stunned:
-        out.append(_("Sonné 🫨"))
+        out.append(_("{stunned} 🫨").format(stunned=who.agree("Sonné")))
     if foe.entangled:
-        out.append(_("Entravé 🕸️"))
+        out.append(_("{bound} 🕸️").format(bound=who.agree("Entravé")))
     deck = [_("{card} {n} ⚫").format(card=c.name, n=card_cost(foe, c)) for c in foe.deck if card_available(foe, c)]
     out.append(_("Deck : {cards}").format(cards=", ".join(deck) or _("plus aucune action")))
     out.append(_("menace 💀 {n}").format(n=int(threat(to_sheet(foe), current=True).value)))
     if foe.engaged:
-        out.append(_("engagé avec {names}").format(names=foe.engaged))
-    return tuple(out)
+        out.append(
+            _("{engaged} avec {names}").format(
+                engaged=who.agree("engagé"), names=join([pc_who(n, PROPER_M).subject for n in _engaged_names(foe)])
+            )
+        )
+    return _shown(out)
 
 
 def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     foes = [f for f in fighters if f.kind == ADV]
     pcs = [f for f in fighters if f.kind == PJ]
     if foes and all(is_out(f) for f in foes):
-        return (_("Plus aucun adversaire ne tient (détruit ou épuisé) : le combat s'achève."),)
+        return _shown([_("Plus aucun adversaire ne tient (détruit ou épuisé) : le combat s'achève.")])
     if pcs and all(is_out(f) for f in pcs):
-        return (
-            _("Tous les personnages sont Épuisés : le combat se règle par la fiction (fuite, capture, reddition)."),
+        return _shown(
+            [_("Tous les personnages sont Épuisés : le combat se règle par la fiction (fuite, capture, reddition).")]
         )
     return ()
 

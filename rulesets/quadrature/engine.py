@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec
+from rulesets.core.french import Noun, count, quote, signed
 from rulesets.core.i18n import _, fr_number
 from rulesets.core.results import Event, Number, Result
 from rulesets.core.schema import to_data
@@ -50,6 +51,7 @@ from rulesets.quadrature.model import (
     Settings,
     rule,
 )
+from rulesets.quadrature.names import adversary_who, pc_who
 from rulesets.quadrature.sheet import (
     HORDE_ATTACK,
     armour_bonus,
@@ -131,6 +133,11 @@ class Work:
             entangled=adv.entangled,
         )
 
+    @property
+    def who(self) -> Noun:
+        """The adversary as the labels name it (« le Loup des cendres », issue 15)."""
+        return adversary_who(self.adv.name, self.adv.grammar)
+
     def bump(self, key: str, n: int = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + n
 
@@ -206,7 +213,7 @@ class Work:
             self.bump("boxes_ticked", take)
             self.emit(
                 "boxes",
-                _("{block} : {n} case(s) cochée(s)").format(block=self.block_name(k), n=take),
+                _("{block} : {boxes}").format(block=self.block_name(k), boxes=count(take, "case cochée")),
                 f"{self.ticked[k]}/{self.adv.blocks[k].boxes}",
                 section,
                 G_WOUNDS,
@@ -223,7 +230,7 @@ class Work:
             self.emit(
                 "overflow",
                 _("{part} : plus aucune case à cocher").format(part=self.adv.parts[i].name),
-                _("{n} perdue(s)").format(n=n),
+                count(n, "case perdue"),
                 section,
                 G_WOUNDS,
                 part=i,
@@ -313,8 +320,8 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
             w.bump("armour_destroyed")
             w.emit(
                 "armour_box",
-                _("💔 n°{n} : annulée par l'armure de {part}").format(n=n, part=p.name),
-                _("une case d'armure cède (🛡️ {a} restante)").format(a=w.armour_left(part)),
+                _("{part} : 💔 n°{n} annulée par l'armure").format(n=n, part=p.name),
+                _("une case d'armure cède, reste 🛡️ {a}").format(a=w.armour_left(part)),
                 "Blessures graves 💔",
                 G_WOUNDS,
                 heavy=n,
@@ -325,7 +332,7 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
             if top is None:
                 w.emit(
                     "heavy_lost",
-                    _("💔 n°{n} : {part} est déjà détruite").format(n=n, part=p.name),
+                    _("💔 n°{n} : la partie {part} est déjà détruite").format(n=n, part=quote(p.name)),
                     _("sans effet"),
                     "Blessures graves 💔",
                     G_WOUNDS,
@@ -334,7 +341,13 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
             else:
                 w.destroy_block(top, _("💔 sans armure ni Évasion"))
     if effect.heavy and w.stunned and w.adv.evasion_tokens:
-        w.emit("evasion_off", _("Sonnée 🫨 : l'Évasion est désactivée"), "", "Défenses : Armure et Évasion", G_WOUNDS)
+        w.emit(
+            "evasion_off",
+            _("{state} 🫨 : l'Évasion est désactivée").format(state=w.who.agree("Sonné")),
+            "",
+            "Défenses : Armure et Évasion",
+            G_WOUNDS,
+        )
     batches = [effect.light + sum(converted)] if settings.evasion_pooled else [effect.light, *converted]
     for light in batches:
         if light <= 0:
@@ -345,8 +358,8 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
         if p.natural_armour and light < own:
             w.emit(
                 "natural_armour",
-                _("Cuirasse naturelle ({x}) : {n} 💢 ignorées").format(x=own, n=light),
-                _("moins de {x} marqueurs").format(x=own),
+                _("Cuirasse naturelle ({x}) : {wounds}").format(x=own, wounds=count(light, "💢 ignorée")),
+                _("moins de {markers}").format(markers=count(own, "marqueur")),
                 "Traits défensifs — Cuirasse naturelle",
                 G_WOUNDS,
                 light=light,
@@ -358,8 +371,8 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
         detail = _("🛡️ {own}").format(own=own) + (_(" + carapace {b}").format(b=bonus) if bonus else "")
         w.emit(
             "light",
-            _("{n} 💢 contre l'armure de {part} ({detail})").format(n=light, part=p.name, detail=detail),
-            _("{k} case(s) à cocher").format(k=passed),
+            _("{part} : {n} 💢 contre l'armure ({detail})").format(n=light, part=p.name, detail=detail),
+            _("{boxes} à cocher").format(boxes=count(passed, "case")),
             "Blessures légères 💢",
             G_WOUNDS,
             light=light,
@@ -374,7 +387,7 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
         w.emit(
             "bleed",
             _("Hémorragie 🩸 +{n}").format(n=effect.bleed),
-            _("{t} jeton(s), saignera en fin de manche").format(t=w.bleeding),
+            _("{tokens} : saigne en fin de manche").format(tokens=count(w.bleeding, "jeton")),
             "Hémorragie 🩸",
             G_EFFECTS,
             bleed=effect.bleed,
@@ -398,7 +411,9 @@ def apply_fatigue(w: Work, amount: int) -> None:
     w.bump("fatigue_ticked", ticked)
     w.emit(
         "fatigue",
-        _("{n} 💧 : {a} absorbée(s) par l'Endurance 🫁, {b} case(s) cochée(s)").format(n=amount, a=absorbed, b=ticked),
+        _("{n} 💧 : {absorbed} par l'Endurance 🫁, {boxes}").format(
+            n=amount, absorbed=count(absorbed, "absorbée"), boxes=count(ticked, "case cochée")
+        ),
         f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}",
         "Fatigue 💧 et Endurance 🫁",
         G_FATIGUE,
@@ -409,8 +424,15 @@ def apply_fatigue(w: Work, amount: int) -> None:
     if w.exhausted():
         w.emit(
             "exhausted",
-            _("{name} est Épuisé").format(name=w.adv.name),
-            _("hors de combat (il s'effondre, se soumet ou fuit)"),
+            _("{name} {is_} {exhausted}").format(
+                name=w.who.Subject, is_=w.who.form("est", "sont"), exhausted=w.who.agree("Épuisé")
+            ),
+            _("hors de combat ({il} s'{falls}, se {submits} ou {flees})").format(
+                il=w.who.il,
+                falls=w.who.form("effondre", "effondrent"),
+                submits=w.who.form("soumet", "soumettent"),
+                flees=w.who.form("fuit", "fuient"),
+            ),
             "Fatigue 💧 et Endurance 🫁",
             G_FATIGUE,
         )
@@ -425,7 +447,7 @@ def mental_step(w: Work, direction: int) -> None:
         w.emit(
             "stability",
             _("{sym} absorbé par un jeton de Stabilité ◇").format(sym=sym),
-            _("{n} restant(s)").format(n=w.stability),
+            count(w.stability, "jeton restant"),
             "États mentaux (4 états)",
             G_MENTAL,
         )
@@ -436,7 +458,7 @@ def mental_step(w: Work, direction: int) -> None:
         w.emit(
             "stability",
             _("{sym} absorbé par la réserve commune (Esprit de ruche)").format(sym=sym),
-            _("{n} restant(s)").format(n=w.allied_stability),
+            count(w.allied_stability, "jeton restant"),
             "Traits mentaux — Esprit de ruche",
             G_MENTAL,
         )
@@ -462,14 +484,24 @@ def apply_states(w: Work, effect: Effect) -> None:
         w.stunned = True
         w.emit(
             "state",
-            _("{name} est Sonné 🫨").format(name=w.adv.name),
+            _("{name} {is_} {stunned} 🫨").format(
+                name=w.who.Subject, is_=w.who.form("est", "sont"), stunned=w.who.agree("Sonné")
+            ),
             _("Évasion désactivée"),
             "Défenses : Armure et Évasion",
             G_EFFECTS,
         )
     if effect.entangled:
         w.entangled = True
-        w.emit("state", _("{name} est Entravé 🕸️").format(name=w.adv.name), "", "Actions d'adversaires", G_EFFECTS)
+        w.emit(
+            "state",
+            _("{name} {is_} {bound} 🕸️").format(
+                name=w.who.Subject, is_=w.who.form("est", "sont"), bound=w.who.agree("Entravé")
+            ),
+            "",
+            "Actions d'adversaires",
+            G_EFFECTS,
+        )
 
 
 # --- the horde chain ------------------------------------------------------------------------------
@@ -483,7 +515,7 @@ def apply_to_horde(w: Work, effect: Effect) -> None:
         w.emit(
             "horde_fatigue",
             _("{n} 💧 : les hordes n'ont pas de fatigue").format(n=effect.fatigue),
-            _("converti en 💢"),
+            _("convertie en 💢"),
             section,
             G_WOUNDS,
         )
@@ -491,7 +523,7 @@ def apply_to_horde(w: Work, effect: Effect) -> None:
         wounds += 1
         w.emit(
             "horde_armour",
-            _("Armure ∞ : {n} dégât(s) réduit(s) à 1 💢").format(n=effect.light + effect.fatigue),
+            _("Armure ∞ : {damage} à 1 💢").format(damage=count(effect.light + effect.fatigue, "dégât réduit")),
             "1 💢",
             section,
             G_WOUNDS,
@@ -509,7 +541,7 @@ def apply_to_horde(w: Work, effect: Effect) -> None:
             w.emit(
                 "stability",
                 _("{sym} : un jeton ◇ est retiré").format(sym=sym),
-                _("{n} restant(s)").format(n=w.stability),
+                count(w.stability, "jeton restant"),
                 "Hordes — États mentaux simplifiés",
                 G_MENTAL,
             )
@@ -541,7 +573,7 @@ def apply_to_horde(w: Work, effect: Effect) -> None:
         w.emit(
             "bleed",
             _("Hémorragie 🩸 +{n}").format(n=effect.bleed),
-            _("{t} jeton(s)").format(t=w.bleeding),
+            count(w.bleeding, "jeton"),
             "Hémorragie 🩸",
             G_EFFECTS,
         )
@@ -652,7 +684,7 @@ def pay_card(w: Work, card: Card) -> None:
     cost = card_cost(w.adv, card)
     w.emit(
         "cost",
-        _("{name} joue « {card} »").format(name=w.adv.name, card=card.name),
+        _("{name} {plays} « {card} »").format(name=w.who.Subject, plays=w.who.form("joue", "jouent"), card=card.name),
         _("{n} ⚫ · init. {i}").format(n=cost, i=card.initiative),
         "Actions ⚫ et réactions ⚡",
         G_ROLL,
@@ -675,8 +707,8 @@ def pay_card(w: Work, card: Card) -> None:
         w.bump("cost_fatigue_boxes", boxes)
         w.emit(
             "fatigue_cost",
-            _("Coût de fatigue {n} 💧 : {a} payé(s) par l'Endurance 🫁, {b} case(s)").format(
-                n=card.fatigue_cost, a=absorbed, b=boxes
+            _("Coût de fatigue {n} 💧 : {paid} par l'Endurance 🫁, {boxes}").format(
+                n=card.fatigue_cost, paid=count(absorbed, "payé"), boxes=count(boxes, "case cochée")
             ),
             f"{w.fatigue_ticked}/{w.adv.fatigue_boxes}",
             "Fatigue 💧 et Endurance 🫁",
@@ -713,7 +745,7 @@ def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
             w.emit(
                 "horde_bonus",
                 _("Horde {mood}").format(mood=horde_mood(adv).label),
-                f"{bonus:+d}",
+                signed(bonus),
                 "Hordes — États mentaux simplifiés",
                 G_ROLL,
             )
@@ -723,7 +755,7 @@ def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
         "dice",
         _("Dés : {dice}").format(dice=" ".join(r.label.split()[-1] for r in rungs)),
         " + ".join(str(v) for v in roll.kept)
-        + (_(" (4 meilleurs de {n})").format(n=len(values)) if len(values) > KEEP else ""),
+        + (_(" (les 4 meilleurs sur {n})").format(n=len(values)) if len(values) > KEEP else ""),
         "Résolution des jets",
         G_ROLL,
         values=list(values),
@@ -829,7 +861,7 @@ def pc_value(s: Scenario, dice: DiceRoll, w: Work, what: str) -> int:
     if pc.source is PcSource.TYPED:
         w.emit(
             "pc_typed",
-            _("{what} — {pc} (saisie)").format(what=what, pc=pc.name),
+            _("{what} {of_pc} (saisie)").format(what=what, of_pc=pc_who(pc.name, pc.grammar).de),
             str(pc.score),
             section,
             G_GUARD,
@@ -843,8 +875,13 @@ def pc_value(s: Scenario, dice: DiceRoll, w: Work, what: str) -> int:
     sc = pc_score(car, skill, alea, pool.advantage, s.pc_faces)
     w.stats["pc_defaut"] = int(sc.defaut)
     w.stats["pc_critique"] = int(sc.critique)
-    label = _("{what} — {pc} : {b} (🟦) + {k1} + {k2} (compétence) + {a} (aléa)").format(
-        what=what, pc=pc.name, b=sc.best_characteristic, k1=sc.skill_kept[0], k2=sc.skill_kept[1], a=sc.alea
+    label = _("{what} {of_pc} : {b} (🟦) + {k1} + {k2} (compétence) + {a} (aléa)").format(
+        what=what,
+        of_pc=pc_who(pc.name, pc.grammar).de,
+        b=sc.best_characteristic,
+        k1=sc.skill_kept[0],
+        k2=sc.skill_kept[1],
+        a=sc.alea,
     )
     flags = [_("Défaut ⚠️") if sc.defaut else "", _("Critique") if sc.critique else ""]
     w.emit(
@@ -883,8 +920,8 @@ def resolve_pc_attack(s: Scenario, dice: DiceRoll) -> Result:
     state = horde_mood(adv).label if horde else adv.mental.label
     w.emit(
         "guard",
-        _("Garde de {name} : {type} {g}").format(name=adv.name, type=adv.guard_type.label, g=adv.guard),
-        (f"{state} {mod:+d} → {garde}" if mod else str(garde)),
+        _("Garde {of_name} : {type} {g}").format(of_name=w.who.de, type=adv.guard_type.label, g=adv.guard),
+        (f"{state} {signed(mod)} → {garde}" if mod else str(garde)),
         "Quand un personnage attaque l'adversaire"
         if not mod
         else ("États mentaux (4 états)" if not horde else "Hordes — États mentaux simplifiés"),
@@ -966,7 +1003,11 @@ def resolve_pc_attack(s: Scenario, dice: DiceRoll) -> Result:
             G_WOUNDS,
         )
     elif w.exhausted() and not exhaustion_before(adv):
-        outcome, label, tone = "exhausted", _("Épuisé : hors de combat"), "success"
+        outcome, label, tone = (
+            "exhausted",
+            _("{exhausted} : hors de combat").format(exhausted=w.who.agree("Épuisé")),
+            "success",
+        )
     elif hit:
         outcome, label, tone = "hit", _("Touché"), "success"
     else:
@@ -1017,7 +1058,7 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
         w.emit(
             "bleed_close",
             _("La plaie se referme d'un cran"),
-            _("{n} jeton(s) 🩸").format(n=w.bleeding),
+            _("{tokens} 🩸").format(tokens=count(w.bleeding, "jeton")),
             "Hémorragie 🩸",
             G_ROUND,
         )
@@ -1062,12 +1103,19 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
         )
     terror: dict[str, Number] = {}
     if adv.traits.terror_aura:
+        pc = pc_who(s.pc.name, s.pc.grammar)
         if s.pc.stability_tokens > 0:
             terror = {"pc_stability_after": s.pc.stability_tokens - 1, "pc_down": 0}
-            told = _("{pc} perd 1 ◇ ({n} restant(s))").format(pc=s.pc.name, n=s.pc.stability_tokens - 1)
+            told = _("{pc} {loses} 1 ◇ ({tokens})").format(
+                pc=pc.Subject,
+                loses=pc.form("perd", "perdent"),
+                tokens=count(s.pc.stability_tokens - 1, "jeton restant"),
+            )
         else:
             terror = {"pc_stability_after": 0, "pc_down": 1}
-            told = _("{pc} n'a plus de ◇ : il subit 🔻").format(pc=s.pc.name)
+            told = _("{pc} n'{has} plus de ◇ : {il} {suffers} 🔻").format(
+                pc=pc.Subject, has=pc.form("a", "ont"), il=pc.il, suffers=pc.form("subit", "subissent")
+            )
         w.emit(
             "terror",
             _("Aura de terreur : chaque créature engagée perd 1 ◇, sans jeton elle subit 🔻"),
@@ -1107,7 +1155,12 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
     numbers.update(threat_numbers(adv))
     if w.all_destroyed():
         return Result(
-            "destroyed", _("L'hémorragie achève la créature"), numbers, (*w.events, sheet_event(w)), dice, "success"
+            "destroyed",
+            _("L'hémorragie achève {name}").format(name=w.who.subject),
+            numbers,
+            (*w.events, sheet_event(w)),
+            dice,
+            "success",
         )
     return Result("round", _("Nouvelle manche"), numbers, (*w.events, sheet_event(w)), dice, "neutral")
 
@@ -1119,17 +1172,20 @@ def resolve_gaze(s: Scenario, dice: DiceRoll) -> Result:
     adv = s.adversary
     w = Work.of(adv)
     spent = s.pc.stability_tokens
+    pc = pc_who(s.pc.name, s.pc.grammar)
     w.emit(
         "gaze",
         _("Regard hypnotique (⚫)"),
-        _("{pc} dépense ses {n} ◇").format(pc=s.pc.name, n=spent),
+        _("{pc} {spends} {n} ◇").format(pc=pc.Subject, spends=pc.form("dépense", "dépensent"), n=spent),
         "Traits mentaux — Regard hypnotique",
         G_MENTAL,
         spent=spent,
     )
     w.emit(
         "state",
-        _("{pc} tombe à 0 ◇ : Entravé 🕸️").format(pc=s.pc.name),
+        _("{pc} {falls} à 0 ◇ : {bound} 🕸️").format(
+            pc=pc.Subject, falls=pc.form("tombe", "tombent"), bound=pc.agree("Entravé")
+        ),
         "",
         "Traits mentaux — Regard hypnotique",
         G_EFFECTS,

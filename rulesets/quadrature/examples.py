@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rulesets.core.french import Article, Grammar, typography
 from rulesets.core.results import Example
 from rulesets.core.schema import to_data
 from rulesets.quadrature.model import (
@@ -52,8 +53,13 @@ def _round(adv: Adversary) -> dict[str, Any]:
 
 
 def _ex(key: str, title: str, section: str, request: dict[str, Any], outcome: str, **numbers: Any) -> Example:
+    """An example; its title is shown on the page, in French spacing (issue 15)."""
     return Example(
-        key=key, title=title, source=rule(section), request=request, expected={"outcome": outcome, "numbers": numbers}
+        key=key,
+        title=typography(title),
+        source=rule(section),
+        request=request,
+        expected={"outcome": outcome, "numbers": numbers},
     )
 
 
@@ -73,6 +79,7 @@ SCARABEE = replace(
 )
 HORDE = Adversary(
     name="Rats des égouts",
+    grammar=Grammar(article=Article.PLURAL),  # « les Rats des égouts »
     kind=Kind.HORDE,
     danger=0,
     menace=2,
@@ -327,7 +334,7 @@ def examples() -> tuple[Example, ...]:
         ),
         _ex(
             "block_filled",
-            "Bloc rempli : Morsure quitte le deck",
+            "Bloc rempli : « Morsure » quitte le deck",
             "Blessures légères 💢",
             _hit(BASE, 3, 12, Effect(light=4)),
             "hit",

@@ -18,8 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
+from rulesets.core.french import DEFINITE_M, Grammar, count
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
+from rulesets.quadrature.names import adversary_who
 
 SEED = "Adversaires"
 
@@ -202,14 +204,14 @@ NO_EFFECT = Effect()
 class Card:
     """An adversary action card: cost ⚫, initiative, fatigue cost, ⭐ Repérez X 5 / ✅ / ❌ (no ⚠️)."""
 
-    name: Annotated[str, Spec(label=_("Nom de l'action"), max_length=80, help=_("Vide : ligne ignorée."))]
+    name: Annotated[str, Spec(label=_("Nom de l'action"), max_length=80, help=_("Vide\u202f: ligne ignorée."))]
     cost: Annotated[int, Spec(label=_("Coût ⚫"), ge=0, le=5)] = 1
     initiative: Annotated[int, Spec(label=_("Initiative"), ge=0, le=10)] = 3
     fatigue_cost: Annotated[int, Spec(label=_("Coût de fatigue 💧"), ge=0, le=10)] = 0
     attack: Annotated[
         bool, Spec(label=_("Jet contre la Garde"), help=_("Décocher pour une action sans jet (déplacement)."))
     ] = True
-    star_fives: Annotated[int, Spec(label=_("⭐ Repérez X 5 : X"), ge=1, le=4)] = 1
+    star_fives: Annotated[int, Spec(label=_("⭐ Repérez X 5\u202f: X"), ge=1, le=4)] = 1
     star: Annotated[Effect, Spec(label=_("Effet ⭐ Repérez X 5"))] = NO_EFFECT
     success: Annotated[Effect, Spec(label=_("Effet ✅ Réussite"))] = NO_EFFECT
     failure: Annotated[Effect, Spec(label=_("Effet ❌ Échec"))] = NO_EFFECT
@@ -220,7 +222,7 @@ class Card:
 class Block:
     """A block of boxes ▢ of a body part (a horde: a group of members, one token 🕷️)."""
 
-    boxes: Annotated[int, Spec(label=_("Cases ▢"), ge=0, le=20, help=_("0 : ligne vide, ignorée."))] = 3
+    boxes: Annotated[int, Spec(label=_("Cases ▢"), ge=0, le=20, help=_("0\u202f: ligne vide, ignorée."))] = 3
     ticked: Annotated[int, Spec(label=_("Cases cochées"), ge=0, le=20)] = 0
     capability: Annotated[Capability, Spec(label=_("Capacité conférée"))] = Capability.OTHER
     value: Annotated[int, Spec(label=_("Valeur de la capacité"), ge=0, le=10)] = 0
@@ -354,6 +356,7 @@ class Pc:
     """The player character: its roll (Garde or attack, typed or rolled) and what the traits read."""
 
     name: Annotated[str, Spec(label=_("Nom du personnage"), max_length=60)] = "Le personnage"
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     source: Annotated[PcSource, Spec(label=_("Score du personnage"))] = PcSource.TYPED
     score: Annotated[int, Spec(label=_("Score saisi (Garde ou attaque)"), ge=0, le=40)] = 10
     characteristic: Annotated[int, Spec(label=_("Caractéristique (🟦)"), ge=0, le=6)] = 2
@@ -375,7 +378,9 @@ class Settings:
     evasion_pooled: Annotated[
         bool, Spec(label=_("Les 💢 d'une 💔 esquivée s'ajoutent aux 💢 du coup (une seule réduction)"))
     ] = True
-    horde_mood_steps: Annotated[bool, Spec(label=_("Horde : ±1 en attaque = un cran de dé (sinon ±1 au total)"))] = True
+    horde_mood_steps: Annotated[
+        bool, Spec(label=_("Horde\u202f: ±1 en attaque = un cran de dé (sinon ±1 au total)"))
+    ] = True
 
 
 def _default_deck() -> tuple[Card, ...]:
@@ -415,6 +420,8 @@ class Adversary:
     """A living adversary sheet: what it is, and where it stands now."""
 
     name: Annotated[str, Spec(label=_("Nom de l'adversaire"), max_length=80)] = "Loup des cendres"
+    # A common noun by default, as in the bestiary (« le Loup des cendres »); issue 15, item 2.
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = DEFINITE_M
     kind: Annotated[Kind, Spec(label=_("Type de fiche"))] = Kind.CREATURE
     danger: Annotated[int, Spec(label=_("Dés de Danger 🟫"), ge=0, le=8)] = 1
     menace: Annotated[int, Spec(label=_("Dés de Menace ⬜"), ge=0, le=8)] = 3
@@ -488,8 +495,8 @@ class Adversary:
                 )
         for j, block in enumerate(self.blocks):
             if block.part > len(self.parts):
-                errors[f"blocks.{j}.part"] = _("Bloc {n} : la fiche n'a que {k} partie(s).").format(
-                    n=j + 1, k=len(self.parts)
+                errors[f"blocks.{j}.part"] = _("Bloc {n} : la fiche n'a que {parts}.").format(
+                    n=j + 1, parts=count(len(self.parts), "partie")
                 )
             if block.ticked > block.boxes:
                 errors[f"blocks.{j}.ticked"] = _("Bloc {n} : plus de cases cochées que de cases.").format(n=j + 1)
@@ -514,7 +521,9 @@ class Scenario:
     mode: Annotated[Mode, Spec(label=_("Situation"))] = Mode.ADVERSARY_ATTACK
     adversary: Annotated[Adversary, Spec(label=_("Adversaire"))] = Adversary()
     card: Annotated[int, Spec(label=_("Carte jouée (n° dans le deck, à partir de 1)"), ge=1, le=20)] = 2
-    matchup: Annotated[int, Spec(label=_("Matchup : 🟩 (+) / 🟥 (−) sur les dés de l'adversaire"), ge=-3, le=3)] = 0
+    matchup: Annotated[
+        int, Spec(label=_("Matchup\u202f: 🟩 (+) / 🟥 (−) sur les dés de l'adversaire"), ge=-3, le=3)
+    ] = 0
     pc: Annotated[Pc, Spec(label=_("Personnage"))] = Pc()
     target_part: Annotated[int, Spec(label=_("Partie visée (n°, à partir de 1)"), ge=1, le=8)] = 2
     pc_success: Annotated[Effect, Spec(label=_("Effets ✅ de l'action du personnage"))] = Effect(light=3)
@@ -528,17 +537,24 @@ class Scenario:
 
         errors: dict[str, str] = {}
         adv = self.adversary
+        who = adversary_who(adv.name, adv.grammar)
         if (
             self.mode in (Mode.ADVERSARY_ATTACK, Mode.HYPNOTIC_GAZE)
             and adv.fatigue_boxes
             and adv.fatigue_ticked >= adv.fatigue_boxes
         ):
-            errors["adversary.fatigue_ticked"] = _("{name} est Épuisé : hors de combat, il n'agit plus.").format(
-                name=adv.name
+            errors["adversary.fatigue_ticked"] = _(
+                "{name} {is_} {exhausted} : hors de combat, {il} n'{acts} plus."
+            ).format(
+                name=who.Subject,
+                is_=who.form("est", "sont"),
+                exhausted=who.agree("Épuisé"),
+                il=who.il,
+                acts=who.form("agit", "agissent"),
             )
         if self.mode is Mode.ADVERSARY_ATTACK:
             if self.card > len(adv.deck):
-                errors["card"] = _("Le deck n'a que {n} carte(s).").format(n=len(adv.deck))
+                errors["card"] = _("Le deck n'a que {cards}.").format(cards=count(len(adv.deck), "carte"))
             else:
                 card = adv.deck[self.card - 1]
                 if not card_available(adv, card):
@@ -546,8 +562,12 @@ class Scenario:
                         name=card.name
                     )
                 elif card_cost(adv, card) > adv.action_points:
-                    errors["card"] = _("« {name} » coûte {cost} ⚫ ; {adv} n'en a que {ap}.").format(
-                        name=card.name, cost=card_cost(adv, card), adv=adv.name, ap=adv.action_points
+                    errors["card"] = _("« {name} » coûte {cost} ⚫ ; {adv} n'en {has} que {ap}.").format(
+                        name=card.name,
+                        cost=card_cost(adv, card),
+                        adv=who.subject,
+                        has=who.form("a", "ont"),
+                        ap=adv.action_points,
                     )
                 elif (
                     card.fatigue_cost
@@ -561,11 +581,17 @@ class Scenario:
                 n=self.pc.skill
             )
         if self.mode is Mode.PC_ATTACK and self.target_part > len(adv.parts):
-            errors["target_part"] = _("L'adversaire n'a que {n} partie(s) du corps.").format(n=len(adv.parts))
+            errors["target_part"] = _("{adv} n'{has} que {parts}.").format(
+                adv=who.Subject, has=who.form("a", "ont"), parts=count(len(adv.parts), "partie du corps")
+            )
         if self.mode is Mode.PC_ATTACK and adv.kind is Kind.HORDE and self.target_part != 1:
             errors["target_part"] = _("Une horde se frappe en bloc : visez la partie 1.")
         if self.mode is Mode.HYPNOTIC_GAZE and not adv.traits.hypnotic_gaze:
-            errors["mode"] = _("{name} n'a pas le trait Regard hypnotique.").format(name=adv.name)
+            errors["mode"] = _("{name} n'{has} pas le trait Regard hypnotique.").format(
+                name=who.Subject, has=who.form("a", "ont")
+            )
         if self.mode is Mode.HYPNOTIC_GAZE and adv.action_points < 1:
-            errors["mode"] = _("Le Regard hypnotique coûte ⚫ : {name} n'a aucun point d'action.").format(name=adv.name)
+            errors["mode"] = _("Le Regard hypnotique coûte ⚫ : {name} n'{has} aucun point d'action.").format(
+                name=who.subject, has=who.form("a", "ont")
+            )
         return errors

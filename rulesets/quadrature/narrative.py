@@ -2,6 +2,13 @@
 
 Variants are picked with ``zlib.crc32`` over the seed and the dice read, so the same permalink
 always tells the same story.
+
+Every name goes through :mod:`rulesets.quadrature.names` (issue 15): the adversary and the
+character are said with their article and agree with their verbs, pronouns and participles
+(« le Loup des cendres trouve l'ouverture », « les Fanatiques du culte trouvent l'ouverture »,
+« la Harpie, ramassée, prête à bondir »); counts go through :func:`~rulesets.core.french.count`
+(« 1 case cochée de plus », « 2 membres de la horde tombent »). Card and part names are labels,
+in « » or after a colon.
 """
 
 from __future__ import annotations
@@ -9,9 +16,11 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
+from rulesets.core.french import Noun, capitalize, count, is_plural_count, join, quote
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
-from rulesets.quadrature.model import Kind, Mental, Mode, Scenario
+from rulesets.quadrature.model import HordeMood, Kind, Mental, Mode, Scenario
+from rulesets.quadrature.names import adversary_who, pc_who
 from rulesets.quadrature.sheet import card_available, horde_mood, members
 
 
@@ -21,73 +30,109 @@ def _pick(result: Result, key: str, options: Sequence[str]) -> str:
     return options[zlib.crc32(salt.encode("utf-8")) % len(options)]
 
 
-def of(name: str) -> str:
-    """« de » + a name, with the French contractions: « du personnage », « des loups », « d'Aël »."""
-    lower = name.lower()
-    if lower.startswith("le "):
-        return "du " + name[3:]
-    if lower.startswith("les "):
-        return "des " + name[4:]
-    if lower.startswith("la "):
-        return "de la " + name[3:]
-    if lower.startswith(("l'", "l’")):
-        return "de l'" + name[2:]
-    if lower[:1] in set("aeiouyhàâéèêëîïôöûü"):
-        return "d'" + name
-    return "de " + name
+def mood(state: Mental, who: Noun) -> str:
+    """The creature's bearing in its mental state, agreed with its name (« ramassée, prête à bondir »)."""
+    match state:
+        case Mental.ENRAGE:
+            return _("les yeux injectés d'une rage qui {lui} fait oublier toute prudence").format(lui=who.lui)
+        case Mental.AGRESSIF:
+            return _("{ramasse}, {pret} à bondir").format(ramasse=who.agree("ramassé"), pret=who.agree("prêt"))
+        case Mental.PRUDENT:
+            return _("tournant à distance, {mefiant}, la garde haute").format(mefiant=who.agree("méfiant"))
+        case _:
+            return _("{accule}, cherchant déjà une issue").format(accule=who.agree("acculé"))
 
 
-MOODS: dict[Mental, str] = {
-    Mental.ENRAGE: "les yeux injectés d'une rage qui lui fait oublier toute prudence",
-    Mental.AGRESSIF: "ramassé, prêt à bondir",
-    Mental.PRUDENT: "tournant à distance, méfiant, la garde haute",
-    Mental.PANIQUE: "acculé, cherchant déjà une issue",
+# A horde's mood, agreed with « horde » (feminine).
+HORDE_MOODS: dict[HordeMood, str] = {
+    HordeMood.ENRAGE: "enragée",
+    HordeMood.NEUTRE: "sur ses gardes",
+    HordeMood.PANIQUE: "paniquée",
 }
+
+
+def _who(s: Scenario) -> tuple[Noun, Noun]:
+    return adversary_who(s.adversary.name, s.adversary.grammar), pc_who(s.pc.name, s.pc.grammar)
 
 
 def scene(s: Scenario) -> str:
     """What the table sees before the dice roll."""
     adv = s.adversary
-    if adv.kind is Kind.HORDE:
-        who = _("La horde « {name} » — {n} membres, {mood} —").format(
-            name=adv.name, n=members(adv), mood=horde_mood(adv).label.split(" ", 1)[-1].lower()
-        )
-    else:
-        who = _("{name}, {mood},").format(name=adv.name, mood=_(MOODS[adv.mental]))
+    foe, pc = _who(s)
+
+    def who(start: bool) -> str:
+        """The adversary and its bearing, as the subject of the sentence."""
+        name = foe.Subject if start else foe.subject
+        if adv.kind is Kind.HORDE:
+            return _("{name} — une horde de {members}, {mood} —").format(
+                name=name, members=count(members(adv), "membre"), mood=_(HORDE_MOODS[horde_mood(adv)])
+            )
+        return _("{name}, {mood},").format(name=name, mood=mood(adv.mental, foe))
+
     if s.mode is Mode.ADVERSARY_ATTACK and 1 <= s.card <= len(adv.deck):
         card = adv.deck[s.card - 1]
-        return _("{who} s'apprête à jouer « {card} » contre {pc}, qui lève sa garde.").format(
-            who=who, card=card.name, pc=s.pc.name
+        return _("{who} {prepares} à jouer {card} contre {pc}, qui {raises} {guard}.").format(
+            who=who(True),
+            prepares=foe.form("s'apprête", "s'apprêtent"),
+            card=quote(card.name),
+            pc=pc.subject,
+            raises=pc.form("lève", "lèvent"),
+            guard=pc.son("garde", feminine=True),
         )
     if s.mode is Mode.PC_ATTACK and 1 <= s.target_part <= len(adv.parts):
-        target = adv.parts[s.target_part - 1].name if adv.kind is Kind.CREATURE else _("la masse grouillante")
-        return _("{pc} frappe en visant « {target} » ; {who} lui oppose sa Garde ({guard} {g}).").format(
-            pc=s.pc.name, target=target, who=who, guard=adv.guard_type.label, g=adv.guard
+        if adv.kind is Kind.CREATURE:
+            aim = _("en visant {target}").format(target=quote(adv.parts[s.target_part - 1].name))
+        else:
+            aim = _("dans la masse grouillante")
+        return _("{pc} {strikes} {aim} ; {who} {lui} {opposes} {guard} ({type} {g}).").format(
+            pc=pc.Subject,
+            strikes=pc.form("frappe", "frappent"),
+            aim=aim,
+            who=who(False),
+            lui=pc.lui,
+            opposes=foe.form("oppose", "opposent"),
+            guard=foe.son("Garde", feminine=True),
+            type=adv.guard_type.label,
+            g=adv.guard,
         )
     if s.mode is Mode.HYPNOTIC_GAZE:
-        return _("{who} fixe {pc} d'un regard qui ne cille pas.").format(who=who, pc=s.pc.name)
+        return _("{who} {fixes} {pc} d'un regard qui ne cille pas.").format(
+            who=who(True), fixes=foe.form("fixe", "fixent"), pc=pc.subject
+        )
     deck = [c.name for c in adv.deck if card_available(adv, c)]
-    return _("La manche s'achève. {who} reprend son souffle ; il lui reste : {deck}.").format(
-        who=who, deck=", ".join(deck) or _("plus rien")
+    if deck:
+        left = _("il {lui} reste : {deck}").format(lui=foe.lui, deck=join(deck))
+    else:
+        left = _("il ne {lui} reste plus aucune action").format(lui=foe.lui)
+    return _("La manche s'achève. {who} {breathes} ; {left}.").format(
+        who=who(True), breathes=foe.form("reprend son souffle", "reprennent leur souffle"), left=left
     )
+
+
+def _boxes(k: int) -> str:
+    return count(k, "case cochée")
 
 
 def story(s: Scenario, result: Result) -> tuple[str, ...]:
     """Several short paragraphs, graded by the outcome and by what the events say."""
     adv = s.adversary
+    foe, pc = _who(s)
+    horde = adv.kind is Kind.HORDE
     n = result.numbers
     paras: list[str] = []
     if s.mode is Mode.ADVERSARY_ATTACK:
-        card = str(n.get("card", ""))
+        card = quote(str(n.get("card", "")))
         if result.outcome == "action":
             paras.append(
                 _pick(
                     result,
                     "move",
                     [
-                        _("{name} se déplace sans frapper : « {card} ».").format(name=adv.name, card=card),
-                        _("La masse {of_name} roule sur le terrain — « {card} » — et cherche le contact.").format(
-                            of_name=of(adv.name), card=card
+                        _("{name} se {moves} sans frapper : {card}.").format(
+                            name=foe.Subject, moves=foe.form("déplace", "déplacent"), card=card
+                        ),
+                        _("La masse {of_name} roule sur le terrain — {card} — et cherche le contact.").format(
+                            of_name=foe.de, card=card
                         ),
                     ],
                 )
@@ -101,14 +146,14 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "hit",
                     [
-                        _("« {card} » : {total} contre une garde de {garde}. La défense {of_pc} cède.").format(
-                            card=card, total=total, garde=garde, of_pc=of(s.pc.name)
+                        _("{card} : {total} contre une garde de {garde}. La défense {of_pc} cède.").format(
+                            card=card, total=total, garde=garde, of_pc=pc.de
                         ),
-                        _("Le coup passe — {total} face à {garde}. {pc} encaisse « {card} » de plein fouet.").format(
-                            card=card, total=total, garde=garde, pc=s.pc.name
+                        _("Le coup passe — {total} face à {garde}. {pc} {takes} {card} de plein fouet.").format(
+                            card=card, total=total, garde=garde, pc=pc.Subject, takes=pc.form("encaisse", "encaissent")
                         ),
-                        _("{name} trouve l'ouverture : {total} quand il fallait {garde}.").format(
-                            name=adv.name, total=total, garde=garde
+                        _("{name} {finds} l'ouverture : {total} quand il fallait {garde}.").format(
+                            name=foe.Subject, finds=foe.form("trouve", "trouvent"), total=total, garde=garde
                         ),
                     ],
                 )
@@ -130,42 +175,59 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "miss",
                     [
-                        _("{pc} pare de justesse : {total} ne suffit pas contre {garde}.").format(
-                            pc=s.pc.name, total=total, garde=garde
+                        _("{pc} {parries} de justesse : {total} ne suffit pas contre {garde}.").format(
+                            pc=pc.Subject, parries=pc.form("pare", "parent"), total=total, garde=garde
                         ),
                         _(
-                            "« {card} » s'écrase sur la garde {of_pc} ({total} contre {garde}), qui ne laisse passer qu'une égratignure."
-                        ).format(card=card, of_pc=of(s.pc.name), total=total, garde=garde),
+                            "{card} s'écrase sur la garde {of_pc} ({total} contre {garde}), qui ne laisse passer qu'une égratignure."
+                        ).format(card=card, of_pc=pc.de, total=total, garde=garde),
                         _(
-                            "L'attaque manque son but — {total} sous les {garde} de la garde — mais l'effort use la cible."
+                            "L'attaque manque son but — {total} contre une garde de {garde} — mais l'effort use la cible."
                         ).format(total=total, garde=garde),
                     ],
                 )
             )
         if n.get("star"):
+            fives = n.get("fives")
+            shine = (
+                _("Des cinq brillent parmi les dés")
+                if isinstance(fives, int) and is_plural_count(fives)
+                else _("Un cinq brille parmi les dés")
+            )
             paras.append(
                 _pick(
                     result,
                     "star",
                     [
-                        _("Un cinq brille parmi les dés : l'adversaire a repéré la faille, et l'effet ⭐ s'ajoute."),
-                        _("Les dés montrent leurs cinq : la créature saisit l'occasion au vol."),
+                        _("{shine} : {name} {has} repéré la faille, et l'effet ⭐ s'ajoute.").format(
+                            shine=shine, name=foe.subject, has=foe.form("a", "ont")
+                        ),
+                        _("Les dés montrent leurs cinq : {name} {seizes} l'occasion au vol.").format(
+                            name=foe.subject, seizes=foe.form("saisit", "saisissent")
+                        ),
                     ],
                 )
             )
     elif s.mode is Mode.PC_ATTACK:
-        target = str(n.get("target_part", ""))
+        target = _("la masse grouillante") if horde else quote(str(n.get("target_part", "")))
         if not n.get("hit"):
             paras.append(
                 _pick(
                     result,
                     "miss",
                     [
-                        _("{pc} frappe ({score}) mais la garde {of_name} ({garde}) tient bon.").format(
-                            pc=s.pc.name, score=n.get("score"), of_name=of(adv.name), garde=n.get("garde")
+                        _("{pc} {strikes} ({score}) mais la garde {of_name} ({garde}) tient bon.").format(
+                            pc=pc.Subject,
+                            strikes=pc.form("frappe", "frappent"),
+                            score=n.get("score"),
+                            of_name=foe.de,
+                            garde=n.get("garde"),
                         ),
-                        _("Le coup glisse : {score} contre {garde}. {name} ne cède pas un pouce.").format(
-                            score=n.get("score"), garde=n.get("garde"), name=adv.name
+                        _("Le coup glisse : {score} contre {garde}. {name} ne {yields} pas un pouce.").format(
+                            score=n.get("score"),
+                            garde=n.get("garde"),
+                            name=foe.Subject,
+                            yields=foe.form("cède", "cèdent"),
                         ),
                     ],
                 )
@@ -176,13 +238,17 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "hit",
                     [
-                        _("{pc} touche ({score} contre {garde}) : le coup porte sur « {target} ».").format(
-                            pc=s.pc.name, score=n.get("score"), garde=n.get("garde"), target=target
+                        _("{pc} {hits} ({score} contre {garde}) : le coup porte sur {target}.").format(
+                            pc=pc.Subject,
+                            hits=pc.form("touche", "touchent"),
+                            score=n.get("score"),
+                            garde=n.get("garde"),
+                            target=target,
                         ),
-                        _("La lame trouve sa cible, « {target} » : {score}, la garde de {garde} est franchie.").format(
+                        _("L'attaque trouve sa cible, {target} : {score}, la garde de {garde} est franchie.").format(
                             target=target, score=n.get("score"), garde=n.get("garde")
                         ),
-                        _("Touché ! {score} contre {garde} — « {target} » encaisse le coup.").format(
+                        _("Touché ! {score} contre {garde} — {target} encaisse le coup.").format(
                             score=n.get("score"), garde=n.get("garde"), target=target
                         ),
                     ],
@@ -194,8 +260,12 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "evasion",
                     [
-                        _("D'un bond, la créature esquive l'essentiel : le coup ripe."),
-                        _("Elle se dérobe au dernier instant ; la blessure grave n'est plus qu'une estafilade."),
+                        _("D'un bond, {name} {dodges} l'essentiel : le coup ripe.").format(
+                            name=foe.subject, dodges=foe.form("esquive", "esquivent")
+                        ),
+                        _(
+                            "{name} se {slips} au dernier instant ; la blessure grave n'est plus qu'une estafilade."
+                        ).format(name=foe.Subject, slips=foe.form("dérobe", "dérobent")),
                     ],
                 )
             )
@@ -213,21 +283,35 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
         if result.events_of("natural_armour"):
             paras.append(_("Le coup rebondit sur la cuirasse naturelle sans laisser de trace."))
         destroyed = result.events_of("block_destroyed")
-        if destroyed:
-            lost = "; ".join(e.value for e in destroyed)
+        if destroyed and horde:
+            paras.append(
+                _("Un groupe entier est balayé : {tokens} de moins sur le terrain.").format(
+                    tokens=count(len(destroyed), "jeton 🕷️", "jetons 🕷️")
+                )
+                if len(destroyed) == 1
+                else _("{groups} sont balayés : {tokens} de moins sur le terrain.").format(
+                    groups=count(len(destroyed), "groupe entier"),
+                    tokens=count(len(destroyed), "jeton 🕷️", "jetons 🕷️"),
+                )
+            )
+        elif destroyed:
+            lost = " ; ".join(e.value for e in destroyed)
             paras.append(
                 _pick(
                     result,
                     "block",
                     [
-                        _("Quelque chose se brise dans la créature : {lost}.").format(lost=lost),
+                        _("Quelque chose se brise chez {name} : {lost}.").format(name=foe.subject, lost=lost),
                         _("Une capacité s'éteint sous le coup : {lost}.").format(lost=lost),
                     ],
                 )
             )
-        elif n.get("boxes_ticked"):
+        elif n.get("boxes_ticked") and not horde:
+            ticked = n.get("boxes_ticked")
             paras.append(
-                _("Les entailles s'accumulent : {k} case(s) de plus cochée(s).").format(k=n.get("boxes_ticked"))
+                _("Les entailles s'accumulent : {boxes} de plus.").format(
+                    boxes=_boxes(ticked if isinstance(ticked, int) else 0)
+                )
             )
         if result.events_of("fatigue") and result.outcome != "exhausted":
             paras.append(
@@ -235,10 +319,12 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "fatigue",
                     [
-                        _("Le souffle {of_name} se fait court ; chaque geste lui coûte davantage.").format(
-                            of_name=of(adv.name)
+                        _("Le souffle {of_name} se fait court ; chaque geste {lui} coûte davantage.").format(
+                            of_name=foe.de, lui=foe.lui
                         ),
-                        _("{name} halète, les flancs battants : la fatigue s'installe.").format(name=adv.name),
+                        _("{name} {pants}, les flancs battants : la fatigue s'installe.").format(
+                            name=foe.Subject, pants=foe.form("halète", "halètent")
+                        ),
                     ],
                 )
             )
@@ -248,34 +334,43 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "steady",
                     [
-                        _("Mais la créature tient bon : son sang-froid absorbe le choc."),
-                        _("Elle gronde, se reprend ; son aplomb n'a pas encore cédé."),
+                        _("Mais {name} {holds} bon : {cool} absorbe le choc.").format(
+                            name=foe.subject, holds=foe.form("tient", "tiennent"), cool=foe.son("sang-froid")
+                        ),
+                        _("{name} {growls}, se {recovers} ; {poise} n'a pas encore cédé.").format(
+                            name=foe.Subject,
+                            growls=foe.form("gronde", "grondent"),
+                            recovers=foe.form("reprend", "reprennent"),
+                            poise=foe.son("aplomb"),
+                        ),
                     ],
                 )
             )
         if result.events_of("mental"):
             moved = result.events_of("mental")[-1]
             after = str(moved.data.get("after", ""))
-            moods = {
-                "enrage": _("La rage l'emporte : elle frappera plus fort, mais se découvre ({moved})."),
-                "panique": _("La peur la submerge : elle ne songe plus qu'à fuir ({moved})."),
-                "agressif": _("Elle se ramasse, prête à rendre coup pour coup ({moved})."),
-                "prudent": _("Elle recule d'un pas, soudain méfiante ({moved})."),
-            }
-            paras.append(moods.get(after, _("Son humeur vacille : {moved}.")).format(moved=moved.value))
-        if adv.kind is Kind.HORDE and "members_after" in n:
+            paras.append(mental_paragraph(after, foe, moved.value))
+        if horde and "members_after" in n:
             fallen = int(str(n.get("members_before", 0))) - int(str(n.get("members_after", 0)))
+            left = int(str(n["members_after"]))
             if fallen > 0:
+                still = _("il en reste {left}").format(left=left) if left else _("il n'en reste aucun")
                 paras.append(
                     _pick(
                         result,
                         "horde",
                         [
-                            _("{k} membre(s) de la horde tombe(nt) ; il en reste {left}.").format(
-                                k=fallen, left=n["members_after"]
+                            _("{fallen} de la horde {fall} ; {still}.").format(
+                                fallen=count(fallen, "membre"),
+                                fall="tombent" if is_plural_count(fallen) else "tombe",
+                                still=still,
                             ),
-                            _("La masse se creuse : {k} de moins, {left} encore debout.").format(
-                                k=fallen, left=n["members_after"]
+                            _("La masse se creuse : {fallen} de moins, {left} encore debout.").format(
+                                fallen=fallen, left=left
+                            )
+                            if left
+                            else _("La masse se creuse : {fallen} de moins, plus personne debout.").format(
+                                fallen=fallen
                             ),
                         ],
                     )
@@ -286,9 +381,22 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     result,
                     "exhausted",
                     [
-                        _("À bout de souffle, {name} s'effondre : brisé, il ne combattra plus.").format(name=adv.name),
-                        _("{name} recule, tremblant, et se soumet — épuisé, hors de combat mais vivant.").format(
-                            name=adv.name
+                        _("À bout de souffle, {name} s'{falls} : {broken}, {il} ne {fights} plus.").format(
+                            name=foe.subject,
+                            falls=foe.form("effondre", "effondrent"),
+                            broken=foe.agree("brisé"),
+                            il=foe.il,
+                            fights=foe.form("combattra", "combattront"),
+                        ),
+                        _(
+                            "{name} {backs}, {trembling}, et se {submits} — {exhausted}, hors de combat mais {alive}."
+                        ).format(
+                            name=foe.Subject,
+                            backs=foe.form("recule", "reculent"),
+                            trembling=foe.agree("tremblant"),
+                            submits=foe.form("soumet", "soumettent"),
+                            exhausted=foe.agree("épuisé"),
+                            alive=foe.agree("vivant"),
                         ),
                     ],
                 )
@@ -300,24 +408,23 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                     "dead",
                     [
                         _("C'en est fini : il ne reste rien {of_name} qui puisse encore se battre.").format(
-                            of_name=of(adv.name)
+                            of_name=foe.de
                         ),
                         _("Le dernier membre tombe ; le silence retombe sur le champ de bataille."),
                     ],
                 )
             )
     elif s.mode is Mode.ROUND:
-        if n.get("bleed_ticked"):
+        bled = n.get("bleed_ticked")
+        if isinstance(bled, int) and bled:
             paras.append(
                 _pick(
                     result,
                     "bleed",
                     [
-                        _("Le sang coule encore : {k} case(s) se cochent sur les blessures déjà ouvertes.").format(
-                            k=n.get("bleed_ticked")
-                        ),
-                        _("La plaie s'écoule entre deux échanges ({k} case(s)), puis commence à se refermer.").format(
-                            k=n.get("bleed_ticked")
+                        _("Le sang coule encore : {boxes} sur les blessures déjà ouvertes.").format(boxes=_boxes(bled)),
+                        _("La plaie s'écoule entre deux échanges ({boxes}), puis commence à se refermer.").format(
+                            boxes=_boxes(bled)
                         ),
                     ],
                 )
@@ -327,26 +434,57 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
                 result,
                 "regen",
                 [
-                    _("Une nouvelle manche commence ; {name} puise dans ce qui lui reste.").format(name=adv.name),
-                    _("Le souffle revient, porté par ce que la créature possède encore."),
+                    _("Une nouvelle manche commence ; {name} {draws} dans ce qui {lui} reste.").format(
+                        name=foe.subject, draws=foe.form("puise", "puisent"), lui=foe.lui
+                    ),
+                    _("Le souffle revient, porté par ce que {name} {owns} encore.").format(
+                        name=foe.subject, owns=foe.form("possède", "possèdent")
+                    ),
                 ],
             )
         )
         if result.outcome == "destroyed":
-            paras.append(_("L'hémorragie achève ce que les lames avaient commencé."))
+            paras.append(_("L'hémorragie achève ce que les coups avaient commencé."))
     else:
         paras.append(
             _pick(
                 result,
                 "gaze",
                 [
-                    _("{pc} sent sa volonté fondre sous le regard ; ses membres ne répondent plus.").format(
-                        pc=s.pc.name
+                    _("{pc} {feels} {will} fondre sous le regard ; {limbs} ne répondent plus.").format(
+                        pc=pc.Subject,
+                        feels=pc.form("sent", "sentent"),
+                        will=pc.son("volonté", feminine=True),
+                        limbs=pc.ses("membres"),
                     ),
                     _(
-                        "Le regard s'accroche à l'esprit {of_pc} et le vide de toute assurance : le voilà entravé."
-                    ).format(of_pc=of(s.pc.name)),
+                        "Le regard s'accroche à l'esprit {of_pc} et le vide de toute assurance : {le} voilà {bound}."
+                    ).format(of_pc=pc.de, le=pc.le, bound=pc.agree("entravé")),
                 ],
             )
         )
     return tuple(paras)
+
+
+def mental_paragraph(after: str, foe: Noun, moved: str) -> str:
+    """The creature's mental track moved: told by where it arrives, with the move in parentheses."""
+    match after:
+        case "enrage":
+            text = _("La rage l'emporte : {name} {strikes} plus fort, mais se {bares}").format(
+                name=foe.subject, strikes=foe.form("frappera", "frapperont"), bares=foe.form("découvre", "découvrent")
+            )
+        case "panique":
+            text = _("La peur submerge {name} : {il} ne {thinks} plus qu'à fuir").format(
+                name=foe.subject, il=foe.il, thinks=foe.form("songe", "songent")
+            )
+        case "agressif":
+            text = _("{name} se {gathers}, {ready} à rendre coup pour coup").format(
+                name=foe.Subject, gathers=foe.form("ramasse", "ramassent"), ready=foe.agree("prêt")
+            )
+        case "prudent":
+            text = _("{name} {backs} d'un pas, soudain {wary}").format(
+                name=foe.Subject, backs=foe.form("recule", "reculent"), wary=foe.agree("méfiant")
+            )
+        case _:
+            return _("{mood} vacille : {moved}.").format(mood=capitalize(foe.son("humeur")), moved=moved)
+    return f"{text} ({moved})."

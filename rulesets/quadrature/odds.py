@@ -19,6 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rulesets.core.dice import DiceRoll
+from rulesets.core.french import typography
 from rulesets.core.i18n import _
 from rulesets.core.odds import Chart, Odds
 from rulesets.quadrature.dice import (
@@ -219,12 +220,18 @@ def _adversary_attack(s: Scenario) -> Odds:
         if other.attack and card_available(adv, other):
             o = this if i == s.card else card_odds(s, other, garde)
             expectations.append(
-                (f"card.{i}.success", _("Probabilité « {name} » : ✅ Réussite").format(name=other.name), o.success)
+                (
+                    f"card.{i}.success",
+                    typography(_("Probabilité « {name} » : ✅ Réussite").format(name=other.name)),
+                    o.success,
+                )
             )
             expectations.append(
                 (
                     f"card.{i}.star",
-                    _("Probabilité « {name} » : ⭐ Repérez {x} 5").format(name=other.name, x=other.star_fives),
+                    typography(
+                        _("Probabilité « {name} » : ⭐ Repérez {x} 5").format(name=other.name, x=other.star_fives)
+                    ),
                     o.star,
                 )
             )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from rulesets.core.french import count, quote, typography
 from rulesets.quadrature.model import (
     RUNGS,
     Adversary,
@@ -192,18 +193,24 @@ class Threat:
         return self.survival * self.lethality * self.reliability + 2 * self.nuisance
 
     def terms(self) -> list[tuple[str, str, int]]:
-        """(code, French label, points) of each term, for the sheet."""
-        return [
+        """(code, French label, points) of each term, for the sheet: counts agreed, French
+        spacing (issue 15)."""
+        terms = [
             ("blocks", f"♥️ Blocs de partie : {self.blocks} × 5", 5 * self.blocks),
-            ("boxes", f"💢 Attrition : {self.boxes} case(s) × 1", self.boxes),
-            ("fatigue", f"💧 Fatigue : {self.fatigue} case(s) × 2", 2 * self.fatigue),
+            ("boxes", f"💢 Attrition : {count(self.boxes, 'case')} × 1", self.boxes),
+            ("fatigue", f"💧 Fatigue : {count(self.fatigue, 'case')} × 2", 2 * self.fatigue),
             ("endurance", f"🫁 Endurance : {self.endurance} × 2", 2 * self.endurance),
             ("evasion", f"🍀 Évasion : {self.evasion} × 2", 2 * self.evasion),
             ("armour", f"🛡️ Armure : {self.armour} × 3", 3 * self.armour),
-            ("tenacity", f"🧠 Ténacité : {self.tenacity} case(s) × 2", 2 * self.tenacity),
+            ("tenacity", f"🧠 Ténacité : {count(self.tenacity, 'case')} × 2", 2 * self.tenacity),
             ("actions", f"⚫ Actions : {self.actions} × 5", 5 * self.actions),
-            ("best_effect", f"Meilleur effet ✅ ({self.best_card or '—'})", self.best_effect),
+            (
+                "best_effect",
+                f"Meilleur effet ✅ ({quote(self.best_card) if self.best_card else '—'})",
+                self.best_effect,
+            ),
         ]
+        return [(code, typography(label), points) for code, label, points in terms]
 
 
 def threat(adv: Adversary, *, current: bool = False) -> Threat:

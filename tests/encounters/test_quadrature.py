@@ -106,10 +106,12 @@ def test_the_bestiary_wolf_and_aldric_fight_two_rounds_through_the_pages(client,
     assert (s["Aldric"]["light"], s["Aldric"]["stability_tokens"], s["Aldric"]["mental"]) == (3, 0, 0)
     assert (s["Loup des cendres"]["ap_left"], s["Loup des cendres"]["engaged"]) == (1, "Aldric")
     entry = last(encounter)
-    assert entry.title == "Loup des cendres contre Aldric : ✅ Réussite + ⭐"
-    assert "Aldric — Blessures légères 💢 reçues : 0 → 3" in entry.lines
-    assert "Loup des cendres — Points d'action ⚫ restants cette manche : — → 1" in entry.lines
-    assert "Loup des cendres joue « Frappe vive » : 1 ⚫, il lui en reste 1 cette manche." in entry.story
+    assert entry.title == "Le Loup des cendres contre Aldric\u202f: ✅ Réussite + ⭐"
+    assert "Aldric — Blessures légères 💢 reçues\u202f: 0 → 3" in entry.lines
+    assert "Loup des cendres — Points d'action ⚫ restants cette manche\u202f: — → 1" in entry.lines
+    assert (
+        "Le Loup des cendres joue «\u202fFrappe vive\u202f»\u202f: 1 ⚫, il lui en reste 1 cette manche." in entry.story
+    )
 
     # Aldric strikes the Mâchoires (no armour): 14 ≥ 10, 💢💢💢 tick the only block, 🩸 1. Morsure is gone.
     play(client, encounter, roles, **strike(3, 14, light=3, bleed=1))
@@ -117,7 +119,7 @@ def test_the_bestiary_wolf_and_aldric_fight_two_rounds_through_the_pages(client,
     assert ticks(s) == [0, 0, 3, 0]
     assert s["bleeding"] == 1
     assert states(encounter)["Aldric"]["attack"] == 14
-    assert "Loup des cendres — Blocs de cases (dans l'ordre de la fiche) n° 3 · Cases cochées : 0 → 3" in (
+    assert "Loup des cendres — Blocs de cases (dans l'ordre de la fiche) n° 3 · Cases cochées\u202f: 0 → 3" in (
         last(encounter).lines
     )
     url = open_calculator(client, encounter, "quadrature", adversary=wolf, pc=aldric)
@@ -141,8 +143,8 @@ def test_the_bestiary_wolf_and_aldric_fight_two_rounds_through_the_pages(client,
     assert s["Aldric"]["stability_tokens"] == 1
     entry = last(encounter)
     assert entry.title == "Fin de la manche 1"
-    assert entry.story[0] == "Fin de la manche 1 : la manche 2 commence."
-    assert "Loup des cendres reprend son souffle : ⚫ 2 · 🫁 2 · ◇ 1." in entry.story
+    assert entry.story[0] == "Fin de la manche 1\u202f: la manche 2 commence."
+    assert "Le Loup des cendres reprend son souffle\u202f: ⚫ 2 · 🫁 2 · ◇ 1." in entry.story
 
     # Round 2. 💔 + 💢💢 on the Corps (🛡️ 1): the plate gives, the 💢💢 pass unreduced.
     play(client, encounter, roles, **strike(2, 15, heavy=1, light=2))
@@ -200,7 +202,7 @@ def test_a_bestiary_horde_loses_members_and_turns_from_rage_to_neutral(client, e
     s = states(encounter)["Nuée de rats"]
     assert ticks(s) == [3, 0, 0, 0]
     card = card_text(client, encounter, rats)
-    assert "Membres (3 jeton(s) 🕷️) 9/12" in card
+    assert "Membres (3 jetons 🕷️) 9/12" in card
     play(client, encounter, {"adversary": rats, "pc": aldric}, **strike(1, 12, light=1))
     assert "😐 Neutre" in card_text(client, encounter, rats)
 
@@ -219,7 +221,7 @@ def test_the_gauge_buttons_tick_a_box_by_hand_and_refuse_what_the_sheet_cannot_h
     s = states(encounter)["Loup des cendres"]
     assert ticks(s) == [1, 0, 0, 0]
     assert "boxes_left" not in s  # a gauge over the sheet, not a stored value
-    assert "Loup des cendres — Blocs de cases (dans l'ordre de la fiche) n° 1 · Cases cochées : 0 → 1" in (
+    assert "Loup des cendres — Blocs de cases (dans l'ordre de la fiche) n° 1 · Cases cochées\u202f: 0 → 1" in (
         last(encounter).lines
     )
     assert press("fatigue_left", "-1").status_code == 303
@@ -246,7 +248,9 @@ def test_the_necrophages_terror_aura_takes_the_engaged_pcs_stability_at_the_new_
     s = states(encounter)
     assert s["Aldric"]["stability_tokens"] == 0  # 1 back with the new round, then taken by the aura
     assert s["Aldric"]["entangled"] is True  # Entravé lasts (a setting of the encounter)
-    assert "Aura de terreur de Nécrophage au regard pâle : Aldric perd 1 ◇ (0 restant(s))." in last(encounter).story
+    assert "Aura de terreur du Nécrophage au regard pâle\u202f: Aldric perd 1 ◇ (0\u00a0jeton restant)." in (
+        last(encounter).story
+    )
     advance(client, encounter)
     s = states(encounter)
     assert (s["Aldric"]["stability_tokens"], s["Aldric"]["mental"]) == (0, 0)

@@ -17,6 +17,7 @@ from bestiary.quadrature.web import sheet_of
 from calculator import bestiary_cache, plugins
 from calculator.forms import ScenarioForm
 from calculator.html import fmt, fmt_join
+from rulesets.core.french import NNBSP, typography, words
 from rulesets.core.i18n import fr_number
 from rulesets.core.schema import ScenarioError, parse, unflatten
 from rulesets.quadrature.model import Adversary, Capability, Kind, Mode, Scenario
@@ -58,7 +59,7 @@ def _bars(dist: dict[int, Fraction], width: int = 150, height: int = 28) -> Safe
     w = width / n
     rects = "".join(
         f'<rect x="{(t - lo) * w:.1f}" y="{height - float(p / top) * height:.1f}" width="{max(w - 1, 1):.1f}" '
-        f'height="{float(p / top) * height:.1f}"><title>{t} : {fr_number(float(p) * 100, 1)} %</title></rect>'
+        f'height="{float(p / top) * height:.1f}"><title>{t}{NNBSP}: {fr_number(float(p) * 100, 1)}{NNBSP}%</title></rect>'
         for t, p in sorted(dist.items())
     )
     return SafeString(
@@ -134,7 +135,9 @@ def sheet_context(adv: Adversary) -> dict[str, Any]:
         ),
         "horde": adv.kind is Kind.HORDE,
         "members": members(adv),
+        "members_word": words(members(adv), "membre"),
         "tokens": horde_tokens(adv),
+        "tokens_word": words(horde_tokens(adv), "jeton"),
         "horde_mood": horde_mood(adv).label if adv.kind is Kind.HORDE else "",
         "dice": "🟫" * adv.danger + "⬜" * adv.menace + "🟧" * adv.nuisance,
         "parts": parts,
@@ -165,7 +168,7 @@ def density(parts: int, blocks: int, cards: int, traits: bool) -> str:
 
 def _capability(capability: Capability, value: int, label: str) -> str:
     if capability is Capability.ACTION:
-        return f"Action : {label}"
+        return f"Action{NNBSP}: {label}"
     if capability is Capability.ACTION_COST:
         return f"{label} à coût réduit (+{value} ⚫ si ce bloc tombe)"
     if capability is Capability.ENDURANCE:
@@ -266,7 +269,7 @@ def quadrature_mode(context: template.Context, form: ScenarioForm) -> SafeString
         why = None
         if value == Mode.HYPNOTIC_GAZE.value and adv is not None:
             why = Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=adv).check().get("mode")
-        options.append((value, f"{label} — {why}" if why else str(label), why is not None))
+        options.append((value, typography(f"{label} — {why}") if why else str(label), why is not None))
     return choice_field(form, "mode", _("Situation"), options)
 
 
@@ -282,7 +285,7 @@ def quadrature_card(context: template.Context, form: ScenarioForm) -> SafeString
         for n, card in enumerate(adv.deck, start=1):
             why = Scenario(mode=Mode.ADVERSARY_ATTACK, adversary=adv, card=n).check().get("card")
             if why:
-                options.append((str(n), f"{card.name} — {why}", True))
+                options.append((str(n), typography(f"{card.name} — {why}"), True))
                 continue
             bits = ["⚫" * card_cost(adv, card), _("init. {n}").format(n=card.initiative)]
             if card.fatigue_cost:

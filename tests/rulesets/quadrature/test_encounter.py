@@ -12,6 +12,7 @@ import pytest
 
 from rulesets.core.dice import fixed_roll
 from rulesets.core.encounter import Fighter, fill_over, get
+from rulesets.core.french import Article, Gender, Grammar
 from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
 from rulesets.quadrature.encounter import (
     ADV,
@@ -136,7 +137,7 @@ def test_an_adversary_state_is_the_whole_living_sheet_plus_the_rounds_counters()
 def test_state_checks_speak_french_on_the_field():
     with pytest.raises(ScenarioError) as err:
         parse(Foe, {**to_data(WOLF), "ap_left": 3})
-    assert err.value.errors == {"ap_left": "⚫ restants : au plus ses points d'action (2)."}
+    assert err.value.errors == {"ap_left": "⚫ restants\u202f: au plus ses points d'action (2)."}
     with pytest.raises(ScenarioError) as err:
         parse(PcState, {"name": "Aldric", "fatigue_boxes": 3, "fatigue_ticked": 4})
     assert err.value.errors == {"fatigue_ticked": "Plus de cases cochées (4) que de cases de fatigue (3)."}
@@ -152,12 +153,12 @@ def test_the_gauges_tick_and_untick_boxes_as_bleeding_would_and_refuse_past_the_
     assert [b.ticked for b in back.blocks] == [1, 0, 0, 0]
     with pytest.raises(ScenarioError) as err:
         adjust(wolf, "boxes_left", 1)
-    assert err.value.errors == {"boxes_left": "Cases ▢ restantes : au plus 13."}
+    assert err.value.errors == {"boxes_left": "Cases ▢ restantes\u202f: au plus 13."}
     tired = adjust(wolf, "fatigue_left", -1)
     assert tired.fatigue_ticked == WOLF.fatigue_ticked + 1
     with pytest.raises(ScenarioError) as err:
         adjust(wolf, "fatigue_left", 1)
-    assert err.value.errors == {"fatigue_left": f"Cases de fatigue libres : au plus {WOLF.fatigue_boxes}."}
+    assert err.value.errors == {"fatigue_left": f"Cases de fatigue libres\u202f: au plus {WOLF.fatigue_boxes}."}
     assert adjust(wolf, "ap_left", -1) is None  # a plain number: the encounter's own ±1
 
 
@@ -186,7 +187,7 @@ def test_fill_gives_the_adversary_only_the_points_it_has_left():
     assert s.card == 1  # Harcèlement (1 ⚫); Morsure (2 ⚫) is out of reach
     with pytest.raises(ScenarioError) as err:
         scenario({"adversary": (fighter("1", spent),)}, card=3)
-    assert err.value.errors["card"] == "« Morsure » coûte 2 ⚫ ; Loup des cendres n'en a que 1."
+    assert err.value.errors["card"] == "«\u202fMorsure\u202f» coûte 2 ⚫\u202f; le Loup des cendres n'en a que 1."
 
 
 def test_an_adversary_with_nothing_left_to_spend_opens_as_the_pcs_turn():
@@ -208,15 +209,15 @@ def test_a_quick_strike_with_a_five_spends_one_point_and_its_down_is_absorbed_by
     assert wolf.ap_left == 1
     assert wolf.engaged == "Aldric"
     assert (aldric.light, aldric.heavy, aldric.stability_tokens, aldric.mental, aldric.garde) == (3, 0, 0, 0, 12)
-    assert "Loup des cendres joue « Frappe vive » : 1 ⚫, il lui en reste 1 cette manche." in story
-    assert "🔻 absorbé par un jeton ◇ d'Aldric (0 restant(s))." in story
+    assert "Le Loup des cendres joue «\u202fFrappe vive\u202f»\u202f: 1 ⚫, il lui en reste 1 cette manche." in story
+    assert "🔻 absorbé par un jeton ◇ d'Aldric (0\u00a0jeton restant)." in story
 
 
 def test_a_second_down_without_stability_moves_the_pcs_track_towards_fear():
     shaken = replace(ALDRIC, stability_tokens=0)
     states, story, _r = exchange(fighter("1", WOLF), fighter("2", shaken), adv_dice(5, 4, 3, 1), card=2)
     assert states["2"].mental == -1
-    assert "🔻 : la piste mentale d'Aldric passe de +0 à -1." in story
+    assert "🔻\u202f: la piste mentale d'Aldric passe de 0 à \u22121." in story
 
 
 def test_a_rolled_garde_is_written_back_and_harassment_fatigue_spends_endurance_but_ticks_a_box():
@@ -227,7 +228,7 @@ def test_a_rolled_garde_is_written_back_and_harassment_fatigue_spends_endurance_
     assert result.numbers["garde"] == 10
     aldric = states["2"]
     assert (aldric.garde, aldric.light, aldric.endurance_tokens, aldric.fatigue_ticked) == (10, 1, 0, 1)
-    assert "Aldric : 2 💧, 1 jeton(s) 🫁 dépensé(s), 1 case(s) cochée(s) (1/5)." in story
+    assert "Aldric\u202f: 2 💧, 1\u00a0jeton 🫁 dépensé, 1\u00a0case cochée (1/5)." in story
 
 
 def test_with_no_point_left_a_card_is_a_reaction_and_spends_a_reaction():
@@ -235,7 +236,7 @@ def test_with_no_point_left_a_card_is_a_reaction_and_spends_a_reaction():
     assert fill({"adversary": (fighter("1", griffon),)}, CLOCK)["adversary.action_points"] == 2
     states, story, _r = exchange(fighter("1", griffon), fighter("2", ALDRIC), adv_dice(0, 1, 0, 1), card=2)
     assert (states["1"].ap_left, states["1"].reactions_left) == (0, 0)
-    assert "Griffon joue « Frappe vive » en réaction ⚡ : il lui en reste 0 cette manche." in story
+    assert "Le Griffon joue «\u202fFrappe vive\u202f» en réaction ⚡\u202f: il lui en reste 0 cette manche." in story
 
 
 def test_an_exhausting_strike_on_a_pc_without_endurance_ticks_two_boxes():
@@ -252,7 +253,7 @@ def test_the_hypnotic_gaze_spends_a_point_and_empties_the_pcs_stability():
     states, story, _r = exchange(fighter("1", ghoul), fighter("2", ALDRIC), mode="hypnotic_gaze")
     assert (states["2"].stability_tokens, states["2"].entangled) == (0, True)
     assert states["1"].ap_left == 1
-    assert "Nécrophage joue « Regard hypnotique » : 1 ⚫, il lui en reste 1 cette manche." in story
+    assert "Le Nécrophage joue «\u202fRegard hypnotique\u202f»\u202f: 1 ⚫, il lui en reste 1 cette manche." in story
 
 
 # --- a PC attacks: the sheet comes back from the engine ------------------------------------------------------------
@@ -269,12 +270,14 @@ def test_a_pc_strike_writes_back_the_sheet_the_engine_returns():
     assert wolf.name == "Loup des cendres"
     assert states["2"].attack == 20
     assert to_data(to_sheet(wolf)) == result.events[-1].data["sheet"]
-    assert "Loup des cendres : 10 case(s) ▢ sur 13, 3 bloc(s) intact(s) sur 4, fatigue 0/4." in story
+    assert "Le Loup des cendres\u202f: 10\u00a0cases ▢ sur 13, 3\u00a0blocs intacts sur 4, fatigue 0/4." in story
     # Morsure left the deck with its block: the next exchange cannot play it
     with pytest.raises(ScenarioError) as err:
         scenario({"adversary": (fighter("1", wolf),)}, card=3)
-    assert err.value.errors["card"] == "« Morsure » a quitté le deck : le bloc qui la conférait est détruit."
-    assert "Deck : Harcèlement 1 ⚫, Frappe vive 1 ⚫" in badges(fighter("1", wolf), CLOCK, TABLE)
+    assert err.value.errors["card"] == (
+        "«\u202fMorsure\u202f» a quitté le deck\u202f: le bloc qui la conférait est détruit."
+    )
+    assert "Deck\u202f: Harcèlement 1 ⚫, Frappe vive 1 ⚫" in badges(fighter("1", wolf), CLOCK, TABLE)
 
 
 def test_armour_cracked_by_a_heavy_wound_never_comes_back_and_lets_more_through():
@@ -307,7 +310,7 @@ def test_endurance_comes_back_each_round_until_the_body_falls():
     assert wolf.fatigue_ticked == 4
     assert is_out(fighter("1", wolf))
     assert status((fighter("1", wolf), fighter("2", ALDRIC)), CLOCK) == (
-        "Plus aucun adversaire ne tient (détruit ou épuisé) : le combat s'achève.",
+        "Plus aucun adversaire ne tient (détruit ou épuisé)\u202f: le combat s'achève.",
     )
 
 
@@ -336,8 +339,9 @@ def test_bleeding_ticks_the_most_damaged_block_each_round_and_closes_one_notch()
     one = advance((fighter("1", wolf),), CLOCK, TABLE)
     wolf = one.states["1"]
     assert ([b.ticked for b in wolf.blocks], wolf.bleeding) == ([0, 3, 0, 0], 1)
-    assert "Loup des cendres saigne : 2 case(s) cochée(s) sur ses blessures ouvertes, il reste 1 jeton(s) 🩸." in (
-        one.story
+    assert (
+        "Le Loup des cendres saigne\u202f: 2\u00a0cases cochées sur ses blessures ouvertes, il lui reste 1\u00a0jeton 🩸."
+        in (one.story)
     )
     two = advance((fighter("1", wolf),), Clock(round=2), TABLE)
     wolf = two.states["1"]
@@ -355,8 +359,8 @@ def test_the_end_of_the_round_restores_points_and_stability_and_ends_stun():
     assert (aldric.endurance_tokens, aldric.stability_tokens, aldric.light, aldric.bleeding) == (1, 1, 1, 0)
     assert (aldric.stunned, aldric.entangled) == (False, True)  # Entravé lasts unless the clock says otherwise
     assert after.clock == Clock(round=2)
-    assert after.story[0] == "Fin de la manche 1 : la manche 2 commence."
-    assert "Loup des cendres reprend son souffle : ⚫ 2 · 🫁 2 · ◇ 1." in after.story
+    assert after.story[0] == "Fin de la manche 1\u202f: la manche 2 commence."
+    assert "Le Loup des cendres reprend son souffle\u202f: ⚫ 2 · 🫁 2 · ◇ 1." in after.story
     quiet = advance((fighter("2", pc),), replace(CLOCK, pc_bleed=False, entangled_ends=True), TABLE)
     assert (quiet.states["2"].bleeding, quiet.states["2"].light, quiet.states["2"].entangled) == (1, 0, False)
 
@@ -367,18 +371,25 @@ def test_the_terror_aura_takes_a_stability_token_from_each_engaged_pc_after_thei
     after = advance((fighter("1", ghoul), fighter("2", ALDRIC), fighter("3", brenna)), CLOCK, TABLE)
     assert after.states["2"].stability_tokens == 0  # 1 back at the new round, 1 taken
     assert after.states["3"].mental == -1  # none to give: 🔻
-    assert "Aura de terreur de Nécrophage : Aldric perd 1 ◇ (0 restant(s))." in after.story
-    assert "Aura de terreur de Nécrophage : Brenna n'a plus de ◇." in after.story
+    assert "Aura de terreur du Nécrophage\u202f: Aldric perd 1 ◇ (0\u00a0jeton restant)." in after.story
+    assert "Aura de terreur du Nécrophage\u202f: Brenna n'a plus de ◇." in after.story
 
 
 def test_hive_mind_allies_pay_the_shared_stability_before_the_track_moves():
-    ant = replace(WOLF, name="Fourmi 1", traits=Traits(hive_mind=True), stability_tokens=0, mental=Mental.AGRESSIF)
+    ant = replace(
+        WOLF,
+        name="Fourmi 1",
+        grammar=Grammar(Article.DEFINITE, Gender.FEMININE),
+        traits=Traits(hive_mind=True),
+        stability_tokens=0,
+        mental=Mental.AGRESSIF,
+    )
     sister = replace(ant, name="Fourmi 2", stability_tokens=1)
     states, story, _r = exchange(fighter("1", ant), None, allies=(fighter("2", sister),), **strike(down=1))
     assert states["1"].mental is Mental.AGRESSIF
     assert states["1"].allied_stability == 0
     assert states["2"].stability_tokens == 0
-    assert "Fourmi 2 cède 1 ◇ à la réserve commune (Esprit de ruche)." in story
+    assert "La Fourmi 2 cède 1 ◇ à la réserve commune (Esprit de ruche)." in story
 
 
 # --- hordes ------------------------------------------------------------------------------------------------
@@ -386,6 +397,7 @@ def test_hive_mind_allies_pay_the_shared_stability_before_the_track_moves():
 
 RATS = Foe(
     name="Nuée de rats",
+    grammar=Grammar(Article.DEFINITE, Gender.FEMININE),
     kind=Kind.HORDE,
     danger=0,
     menace=1,
@@ -412,7 +424,7 @@ def test_a_horde_loses_members_group_after_group_and_its_mood_follows_their_numb
     rats = states["1"]
     assert (result.numbers["members_before"], result.numbers["members_after"]) == (12, 9)
     assert [b.ticked for b in rats.blocks] == [3, 0, 0, 0]
-    assert bars(fighter("1", rats))[0].label == "Membres (3 jeton(s) 🕷️)"
+    assert bars(fighter("1", rats))[0].label == "Membres (3\u00a0jetons 🕷️)"
     states, _s, _r = exchange(fighter("1", rats), None, target_part=1, **strike(heavy=1))
     rats = states["1"]
     assert "😐 Neutre" in badges(fighter("1", rats), CLOCK, TABLE)
@@ -446,7 +458,7 @@ def test_bars_show_what_the_creature_still_has():
     )
     shown = {b.field: (b.label, b.value, b.maximum) for b in bars(fighter("1", worn))}
     assert shown["boxes_left"] == ("Cases ▢ (3/4 blocs intacts)", 10, 13)
-    assert shown["fatigue_left"] == ("Fatigue 💧 : cases libres", 3, 4)
+    assert shown["fatigue_left"] == ("Fatigue 💧\u202f: cases libres", 3, 4)
     assert shown["endurance_tokens"][1:] == (2, 2)
     assert shown["ap_left"][1:] == (2, 2)
     assert "evasion_tokens" not in shown
@@ -532,4 +544,4 @@ def test_a_hordes_move_spends_an_action_but_engages_no_one():
     assert result.outcome == "action"
     assert (states["1"].ap_left, states["1"].engaged) == (1, "")
     assert states["2"] == ALDRIC
-    assert "Nuée de rats joue « Bande II » : 1 ⚫, il lui en reste 1 cette manche." in story
+    assert "La Nuée de rats joue «\u202fBande II\u202f»\u202f: 1 ⚫, il lui en reste 1 cette manche." in story

@@ -26,7 +26,7 @@ def test_the_default_scenario_parses_and_round_trips():
 
 def test_an_out_of_range_number_names_its_field_in_french():
     errors = _errors({"adversary": {"guard": 99}})
-    assert errors["adversary.guard"] == "Valeur de Garde : doit être entre 0 et 30 (reçu 99)."
+    assert errors["adversary.guard"] == "Valeur de Garde\u202f: doit être entre 0 et 30 (reçu 99)."
 
 
 def test_a_word_instead_of_a_number_is_refused_in_french():
@@ -56,7 +56,7 @@ def test_a_block_of_a_part_the_sheet_does_not_have_is_refused():
     data = to_data(Scenario())
     data["adversary"]["blocks"][4]["part"] = 6
     errors = _errors(data)
-    assert "n'a que 4 partie(s)" in errors["adversary.blocks.4.part"]
+    assert errors["adversary.blocks.4.part"] == "Bloc 5\u202f: la fiche n'a que 4\u00a0parties."
     assert "aucun bloc" in errors["adversary.parts.3.name"]
 
 
@@ -69,15 +69,17 @@ def test_more_destroyed_armour_than_armour_is_refused():
 def test_a_block_granting_an_unknown_action_is_refused():
     data = to_data(Scenario())
     data["adversary"]["blocks"][3]["label"] = "Griffure"
-    assert "aucune action « Griffure »" in _errors(data)["adversary.blocks.3.label"]
+    assert "aucune action «\u202fGriffure\u202f»" in _errors(data)["adversary.blocks.3.label"]
 
 
 def test_a_card_number_beyond_the_deck_is_refused():
-    assert _errors({"card": 9, "mode": "adversary_attack"})["card"] == "Le deck n'a que 4 carte(s)."
+    assert _errors({"card": 9, "mode": "adversary_attack"})["card"] == "Le deck n'a que 4\u00a0cartes."
 
 
 def test_a_target_part_beyond_the_sheet_is_refused():
-    assert "partie(s) du corps" in _errors({"mode": "pc_attack", "target_part": 7})["target_part"]
+    assert _errors({"mode": "pc_attack", "target_part": 7})["target_part"] == (
+        "Le Loup des cendres n'a que 4\u00a0parties du corps."
+    )
 
 
 def test_a_horde_is_hit_as_a_whole():

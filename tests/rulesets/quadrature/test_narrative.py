@@ -6,12 +6,14 @@ from dataclasses import replace
 
 import pytest
 
+from rulesets.core.french import DEFINITE_M, PROPER_M, Article, Gender, Grammar
 from rulesets.core.registry import get
 from rulesets.core.request import resolve as request_resolve
 from rulesets.core.schema import to_data
 from rulesets.quadrature.examples import examples
 from rulesets.quadrature.model import Kind, Mode, Scenario, Traits
-from rulesets.quadrature.narrative import of, scene
+from rulesets.quadrature.names import pc_who
+from rulesets.quadrature.narrative import scene
 
 RULESET = get("quadrature")
 
@@ -61,18 +63,24 @@ def test_the_story_grades_a_success_and_a_failure_differently():
 
 
 @pytest.mark.parametrize(
-    ("name", "expected"),
+    ("name", "grammar", "expected"),
     [
-        ("Le personnage", "du personnage"),
-        ("Les fanatiques", "des fanatiques"),
-        ("La reine", "de la reine"),
-        ("L'ogre", "de l'ogre"),
-        ("Aël", "d'Aël"),
-        ("Brigand vétéran", "de Brigand vétéran"),
+        ("Le personnage", PROPER_M, "du personnage"),
+        ("Personnage", PROPER_M, "du personnage"),
+        ("", PROPER_M, "du personnage"),
+        ("Les fanatiques", PROPER_M, "des fanatiques"),
+        ("La reine", PROPER_M, "de la reine"),
+        ("L'ogre", PROPER_M, "de l'ogre"),
+        ("Aël", PROPER_M, "d'Aël"),
+        ("Brigand vétéran", DEFINITE_M, "du Brigand vétéran"),
+        ("Fourmi-soldat", Grammar(Article.DEFINITE, Gender.FEMININE), "de la Fourmi-soldat"),
+        ("Fanatiques du culte", Grammar(Article.PLURAL), "des Fanatiques du culte"),
     ],
 )
-def test_names_take_the_french_contractions_of_de(name, expected):
-    assert of(name) == expected
+def test_names_take_their_article_and_the_french_contractions_of_de(name, grammar, expected):
+    """Issue 15: « de » + a name goes through the toolkit; a name typed with its article (the
+    default « Le personnage ») is read as that article, never « de Le personnage »."""
+    assert pc_who(name, grammar).de == expected
 
 
 def test_the_default_pc_is_never_written_de_le_personnage():
