@@ -1,5 +1,8 @@
 """Aventuriers data: the fixtures load, every table row plays in a scenario, the admin works."""
 
+import json
+from pathlib import Path
+
 import pytest
 from django.core.management import call_command
 
@@ -15,6 +18,7 @@ pytestmark = pytest.mark.django_db
 RULESET = get("aventuriers")
 HERO = {"name": "Elwen", "side": "aventurier", "pv": 8}
 FAR = {"dx": 0, "dy": -3, "attacker_facing": "sud", "target_facing": "nord"}
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "aventuriers.json"
 
 
 @pytest.fixture
@@ -159,3 +163,49 @@ def test_the_admin_change_page_of_a_monster_shows_its_dice(fixtures, admin_clien
     response = admin_client.get(f"/admin/aventuriers/monster/{chef.pk}/change/")
     assert response.status_code == 200
     assert "Jet de défense" in response.content.decode()
+
+
+# --- the grammar of the monsters' names (issue 15, item 2) ---------------------------------------------
+
+
+def test_every_fixture_monster_says_its_grammar_explicitly():
+    """Each row of fixtures/aventuriers.json names its article, gender and elision: none relies on
+    the default of a new row."""
+    rows = [r for r in json.loads(FIXTURE.read_text(encoding="utf-8")) if r["model"] == "aventuriers.monster"]
+    assert rows
+    for row in rows:
+        assert {"article", "gender", "elision"} <= set(row["fields"]), row["fields"]["name"]
+
+
+def test_the_monsters_are_said_with_their_article_and_gender(fixtures):
+    said = {m.name: m.noun for m in Monster.objects.all()}
+    assert said["Orc"].subject == "l'Orc"
+    assert said["Gobelin"].de == "du Gobelin"
+    assert said["Araignée géante"].subject == "l'Araignée géante"
+    assert said["Araignée géante"].agree("tué") == "tuée"
+    assert said["Troll des cavernes"].a == "au Troll des cavernes"
+
+
+def test_a_new_monster_is_a_masculine_common_noun_elided_by_its_first_letter():
+    ogre = Monster.objects.create(name="Ogre", pv=6)
+    assert (ogre.article, ogre.gender, ogre.elision) == ("defini", "m", "auto")
+    assert ogre.noun.de == "de l'Ogre"
+
+
+def test_the_monster_preset_fills_the_grammar_and_the_story_uses_it(fixtures):
+    spider = Monster.objects.get(name="Araignée géante")
+    values = web.monster_values(spider, "bleu")
+    assert (values["grammar.article"], values["grammar.gender"], values["grammar.elision"]) == ("defini", "f", "auto")
+    scenario = {"attacker": HERO, "defender": unflatten(values)}
+    resolution = resolve(scenario)
+    told = " ".join((resolution.narrative.scene, *resolution.narrative.story))
+    assert "l'Araignée géante" in told
+    assert "Araignée géante" not in told.replace("l'Araignée géante", "").replace("L'Araignée géante", "")
+
+
+def test_the_admin_edits_the_grammar_of_a_monster(fixtures, admin_client):
+    orc = Monster.objects.get(name="Orc")
+    body = admin_client.get(f"/admin/aventuriers/monster/{orc.pk}/change/").content.decode()
+    assert "Grammaire du nom" in body
+    for field in ("article", "gender", "elision"):
+        assert f'name="{field}"' in body

@@ -26,6 +26,9 @@ ELWEN = {
     "mode": "melee",
     "entry": "des",
     "attacker.name": "Elwen",
+    "attacker.grammar.article": "propre",
+    "attacker.grammar.gender": "f",
+    "attacker.grammar.elision": "auto",
     "attacker.side": "aventurier",
     "attacker.pv": "8",
     "attacker.stamina": "1",
@@ -37,6 +40,9 @@ ELWEN = {
     "attacker.defence.0.count": "1",
     "attacker.defence.0.protection": "on",
     "defender.name": "Orc",
+    "defender.grammar.article": "defini",
+    "defender.grammar.gender": "m",
+    "defender.grammar.elision": "auto",
     "defender.side": "monstre",
     "defender.pv": "5",
     "defender.px": "4",
@@ -104,8 +110,8 @@ def test_posting_without_javascript_redirects_to_a_permalink_showing_the_result(
     body = text(client.get(response["Location"]))
     assert "Le récit" in body
     assert "Cible blessée" in body
-    assert "PV restants — Orc 3" in body
-    assert "Stamina — Elwen 1 → 2 (+1)" in body
+    assert "PV restants de l'Orc 3" in body
+    assert "Stamina d'Elwen 1 → 2 (+1)" in body
     assert "Engagés ensemble ensuite oui" in body
 
 
@@ -142,11 +148,15 @@ def test_a_riposte_with_contrecoup_from_the_page(client):
     data = {
         **without_dice(ELWEN),
         "attacker.name": "Orc",
+        "attacker.grammar.article": "defini",
+        "attacker.grammar.gender": "m",
         "attacker.side": "monstre",
         "attacker.weapon.dice.0.die": "noir",
         "attacker.weapon.dice.0.count": "1",
         "attacker.defence.0.protection": "",
         "defender.name": "Elwen",
+        "defender.grammar.article": "propre",
+        "defender.grammar.gender": "f",
         "defender.side": "aventurier",
         "defender.riposte": "on",
         "defender.contrecoup": "on",
@@ -157,14 +167,14 @@ def test_a_riposte_with_contrecoup_from_the_page(client):
     }
     body = text(client.get(client.post(URL, data)["Location"]))
     assert "Riposte : dégâts-éclairs 4" in body
-    assert "PV restants — Orc" in body
+    assert "PV restants de l'Orc" in body
 
 
 def test_a_face_that_does_not_exist_comes_back_on_its_die_with_everything_kept(client):
     response = client.post(URL, {**ELWEN, "dice.attaque.2": "9"})
     assert response.status_code == 422
     body = response.content.decode()
-    assert "« 9 » n&#x27;est pas une face du dé Dé bleu" in body
+    assert "«\u202f9\u202f» n'est pas une face du dé Dé bleu" in html.unescape(body)
     assert 'name="dice.attaque.2" value="9"' in body
     assert 'name="attacker.name" value="Elwen"' in body
 
@@ -182,7 +192,7 @@ def test_a_cross_field_mistake_comes_back_on_its_field_in_french(client):
     response = client.post(URL, {**ELWEN, "attacker.weapon.dice.0.die": "rouge"})
     assert response.status_code == 422
     body = response.content.decode()
-    assert "Dé : « rouge » inconnu (dés définis : noir, bleu)" in html.unescape(body)
+    assert "Dé\u202f: «\u202frouge\u202f» inconnu (dés définis\u202f: noir, bleu)" in html.unescape(body)
     assert re.search(
         r'name="attacker.weapon.dice.0.die"[^>]*is-invalid|is-invalid[^>]*name="attacker.weapon.dice.0.die"', body
     )
@@ -217,7 +227,7 @@ def test_entry_by_totals_needs_no_die_inputs(client):
     live = client.get(URL, data, **HTMX).content.decode()
     assert 'name="dice.attaque.1"' not in live
     body = text(client.get(client.post(URL, data)["Location"]))
-    assert "PV restants — Orc 3" in body
+    assert "PV restants de l'Orc 3" in body
 
 
 def test_the_success_test_reads_the_blue_die(client):
@@ -274,7 +284,7 @@ def test_the_table_dice_come_from_the_database(client):
     response = client.post("/api/rulesets/aventuriers/odds", json.dumps(request), content_type="application/json")
     assert response.status_code == 400
     assert response.json()["errors"]["scenario.rules.success_die"] == (
-        "Dé du test de réussite : « Dé bleu » doit pouvoir montrer 0, 1 et 2 éclairs."
+        "Dé du test de réussite\u202f: «\u202fDé bleu\u202f» doit pouvoir montrer 0, 1 et 2 éclairs."
     )
 
 
@@ -298,15 +308,15 @@ def test_the_api_refuses_bad_input_with_french_messages_per_field(client):
     response = client.post("/api/rulesets/aventuriers/resolve", json.dumps(payload), content_type="application/json")
     assert response.status_code == 400
     errors = response.json()["errors"]
-    assert errors["scenario.attacker.pv"] == "PV actuels : doit être entre 1 et 99 (reçu 0)."
-    assert errors["scenario.board.dx"] == "Attaquant : il ne peut pas occuper la case de la cible."
+    assert errors["scenario.attacker.pv"] == "PV actuels\u202f: doit être entre 1 et 99 (reçu 0)."
+    assert errors["scenario.board.dx"] == "Attaquant\u202f: il ne peut pas occuper la case de la cible."
 
 
 def test_the_schema_describes_the_aventuriers_scenario(client):
     schema = client.get("/api/rulesets/aventuriers/schema").json()
     scenario = schema["properties"]["scenario"]
     text_schema = json.dumps(scenario, ensure_ascii=False)
-    assert "Talent : Riposte" in text_schema
+    assert "Talent\u202f: Riposte" in text_schema
     assert "test_de_reussite" in text_schema
 
 
@@ -347,7 +357,7 @@ def test_the_encounter_goes_on_with_pv_stamina_and_engagement_carried_over(clien
     assert back["board.attacker_facing"] == ["nord"]
     assert back["board.target_facing"] == ["sud"]
     answer = text(client.get(swapped))
-    assert "Orc avance, « Hache » au poing, face à Elwen, au contact." in answer
+    assert "L'Orc fond sur Elwen, au contact, et attaque : « Hache »." in answer
 
 
 def test_the_next_exchange_links_stay_out_of_the_result_and_of_shared_exports(client):
@@ -355,7 +365,8 @@ def test_the_next_exchange_links_stay_out_of_the_result_and_of_shared_exports(cl
     assert response["HX-Retarget"] == "#result"
     assert _next_links(response.content.decode()) == []
     page = client.get(client.post(URL, ELWEN)["Location"]).content.decode()
-    assert "Elwen (8 PV) continue contre Orc (3 PV)" in html.unescape(page)
+    assert "Elwen (8\u00a0PV) continue contre l'Orc (3\u00a0PV)" in html.unescape(page)
+    assert "L'Orc (3\u00a0PV) répond à Elwen (8\u00a0PV)" in html.unescape(page)
 
 
 def test_no_next_exchange_after_a_kill(client):
@@ -399,7 +410,7 @@ def test_a_shared_result_exports_clean_wikitext_and_markdown(client):
     for export in (wiki, markdown):
         assert "Orc" in export
         assert "<a " not in export
-    assert "PV restants — Orc" in wiki
+    assert "PV restants de l'Orc" in wiki
 
 
 def test_the_face_legend_is_visible_outside_the_folded_settings(client):
@@ -424,7 +435,7 @@ def test_the_engagement_row_keeps_a_short_value_for_phones(client):
 def test_the_odds_show_probabilities_as_percentages(client):
     body = text(client.get(client.post(URL, {**ELWEN, "defender.riposte": "on", "dice.riposte.1": "1"})["Location"]))
     odds = body.split("Les chances")[1]
-    assert re.search(r"Probabilité de tuer Orc \d+,\d %", odds)
+    assert re.search(r"Probabilité de tuer l'Orc \d+,\d %", odds)
     assert re.search(r"Probabilité d'une Riposte \d+,\d %", odds)
     assert re.search(r"Probabilité que la Riposte tue Elwen \d+,\d %", odds)
     assert re.search(r"PV perdus en moyenne \d+,\d\d(?! %)", odds)  # a mean stays a decimal

@@ -16,6 +16,17 @@ from tests.pages import NBSP, plain
 from tests.test_table_mode import Fields, controls, form_data
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+NNBSP = "\u202f"
+
+
+def unspaced(text):
+    """A page's text with its French spacing read as plain spaces: the narrow no-break space the
+    views and the summary lines add before « : ; » and inside « » (issue 15), and the no-break
+    space. The spacing itself is checked in test_the_lines_and_notes_keep_french_typography and
+    tests/rulesets/aventuriers/test_french.py."""
+    if isinstance(text, list):
+        return [unspaced(t) for t in text]
+    return plain(text).replace(NNBSP, " ")
 
 
 URL = "/aventuriers/"
@@ -158,19 +169,23 @@ def visible_fields(response):
 def test_the_page_leads_with_the_situation_and_the_names(client):
     response = client.get(URL)
     assert visible_fields(response) == ["action", "attacker.name", "defender.name"]
-    body = plain(html.unescape(response.content.decode()))
+    body = unspaced(html.unescape(response.content.decode()))
     for line in (
-        "Aventurier, 10 PV, stamina 0",
-        "Épée : mêlée, 2 dés bleus",
+        "se dit « l'aventurier », au masculin",
+        "aventurier, 10 PV, stamina 0",
+        "« Épée » : mêlée, 2 dés bleus",
         "1 dé noir de protection + 1 dé bleu",
-        "Monstre, 3 PV, 2 PX",
-        "Coutelas : mêlée, 1 dé bleu",
+        "se dit « le Gobelin », au masculin",
+        "monstre, 3 PV, 2 PX",
+        "« Coutelas » : mêlée, 1 dé bleu",
         "de face, au contact",
     ):
         assert line in body
     # the bestiary pickers sit above the line they fill
     assert (
-        body.index('name="preset.atk_weapon"') < body.index("Épée : mêlée") < body.index('name="preset.atk_protection"')
+        body.index('name="preset.atk_weapon"')
+        < body.index("« Épée » : mêlée")
+        < body.index('name="preset.atk_protection"')
     )
 
 
@@ -181,7 +196,7 @@ def test_a_hybrid_weapon_puts_the_mode_among_the_choices(client):
         URL, page_data(client, **{"_load": "preset.atk_weapon", "preset.atk_weapon": str(javelin.pk)})
     )
     assert "mode" in visible_fields(response)
-    assert "Javelot : hybride, 1 dé noir + 1 dé bleu" in plain(html.unescape(response.content.decode()))
+    assert "« Javelot » : hybride, 1 dé noir + 1 dé bleu" in unspaced(html.unescape(response.content.decode()))
 
 
 @pytest.mark.usefixtures("bestiary")
@@ -194,7 +209,7 @@ def test_loading_a_bow_makes_a_ranged_attack_from_two_squares_and_says_so(client
     body = response.content.decode()
     assert selected(body, "mode") == "distance"
     assert re.search(r'name="board.dy" value="-2"', body)
-    notes = plain(response.context["settle_notes"])
+    notes = unspaced(response.context["settle_notes"])
     assert notes == [
         "Attaque à distance : « Arc court » ne s'utilise qu'à distance.",
         "L'attaquant recule d'une case : on ne tire pas sur un ennemi adjacent.",
@@ -218,7 +233,7 @@ def test_an_archer_monster_as_attacker_shoots(client):
 @pytest.mark.usefixtures("bestiary")
 def test_the_grid_opens_and_says_why_when_the_zones_forbid_the_attack(client):
     data = page_data(client, **{"attacker.weapon.reach": "hybride", "mode": "distance"})
-    body = plain(html.unescape(client.post(URL, {**data, "_refresh": "1"}).content.decode()))
+    body = unspaced(html.unescape(client.post(URL, {**data, "_refresh": "1"}).content.decode()))
     assert re.search(r'<details class="card-section" open>\s*<summary>\s*Orientation, zones et engagement', body)
     assert "impossible : jamais contre un ennemi adjacent" in body
 
@@ -241,7 +256,7 @@ def test_an_unknown_die_stays_selected_with_a_french_error(client):
     data = page_data(client, **{"attacker.weapon.dice.0.die": "rouge"})
     response = client.post(URL, data)
     assert response.status_code == 422
-    body = plain(html.unescape(response.content.decode()))
+    body = unspaced(html.unescape(response.content.decode()))
     assert selected(body, "attacker.weapon.dice.0.die") == "rouge"
     assert "« rouge » : dé inconnu" in body
     assert "Dé : « rouge » inconnu (dés définis : noir, bleu)." in body
@@ -255,7 +270,7 @@ def test_the_api_refuses_an_unknown_die_in_french(client):
     response = client.post("/api/rulesets/aventuriers/resolve", json.dumps(payload), content_type="application/json")
     assert response.status_code == 400
     assert response.json()["errors"]["scenario.attacker.weapon.dice.0.die"] == (
-        "Dé : « rouge » inconnu (dés définis : noir, bleu)."
+        "Dé\u202f: «\u202frouge\u202f» inconnu (dés définis\u202f: noir, bleu)."
     )
 
 
@@ -280,7 +295,7 @@ def test_the_die_boxes_follow_the_weapon_changed_live(client):
     assert [n for n, _i, _t in black] == ["dice.attaque.1", "dice.attaque.2", "dice.defense.1"]
     noir_faces = "1 (💥), 2 (💥💥), 3 (💥💥💥), 4 (🛡), 5 (🛡🛡), 6 (💥 🛡 ⚡)"
     assert [t for n, _i, t in black if n.startswith("dice.attaque.")] == [
-        f"Faces : {noir_faces}. Vide : lancé par le serveur."
+        f"Faces{NNBSP}: {noir_faces}. Vide{NNBSP}: lancé par le serveur."
     ] * 2
     assert black[2][2] == blue[2][2]  # the Gobelin's blue defence die is unchanged
     assert black[0][1] != blue[0][1]
@@ -329,8 +344,8 @@ def test_the_summary_lines_speak_french():
         "{row}.weapon.dice.1.count": "0",
     }
     assert (
-        plain(table_mode.describe_weapon(weapon))
-        == "Onde de choc : sort hybride, 1 dé noir, diagonales, dégâts-éclairs"
+        table_mode.describe_weapon(weapon)
+        == f"«{NNBSP}Onde de choc{NNBSP}»{NNBSP}: sort hybride, 1{NBSP}dé noir, diagonales, dégâts-éclairs"
     )
     defence = {"{row}.defence.0.die": "noir", "{row}.defence.0.count": 2, "{row}.defence.0.protection": True}
     assert plain(table_mode.describe_defence(defence)) == "2 dés noirs de protection"
@@ -343,12 +358,19 @@ def test_the_summary_lines_speak_french():
         "{row}.riposte": True,
         "{row}.contrecoup": "on",
     }
-    assert plain(table_mode.describe_sheet(sheet)) == "Monstre, 8 PV, 8 PX · Riposte, Contrecoup"
+    assert plain(table_mode.describe_sheet(sheet)) == "monstre, 8 PV, 8 PX · Riposte, Contrecoup"
     hero = {"{row}.side": "aventurier", "{row}.pv": "7", "{row}.stamina": "2", "{row}.stamina_max": "5"}
-    assert plain(table_mode.describe_sheet(hero)) == "Aventurier, 7 PV, stamina 2/5"
+    assert plain(table_mode.describe_sheet(hero)) == "aventurier, 7 PV, stamina 2/5"
     board = {"board.dx": "2", "board.dy": "-3", "board.attacker_facing": "sud", "board.target_facing": "ouest"}
-    assert plain(table_mode.describe_board(board)) == (
-        "Attaquant au nord-est de la cible, à 3 cases ; il regarde vers le sud, la cible vers l'ouest"
+    assert unspaced(table_mode.describe_board(board)) == (
+        "attaquant au nord-est de la cible, à 3 cases ; il regarde vers le sud, la cible vers l'ouest"
+    )
+    said = {"{row}.name": "Araignée géante", "{row}.side": "monstre", "{row}.grammar.article": "defini"}
+    said |= {"{row}.grammar.gender": "f", "{row}.grammar.elision": "auto"}
+    assert table_mode.describe_name(said) == f"se dit «{NNBSP}l'Araignée géante{NNBSP}», au féminin"
+    role = {**said, "{row}.name": "Aventurier", "{row}.side": "aventurier", "{row}.grammar.article": "propre"}
+    assert table_mode.describe_name({**role, "{row}.grammar.gender": "m"}) == (
+        f"se dit «{NNBSP}l'aventurier{NNBSP}», au masculin"
     )
 
 
@@ -358,7 +380,7 @@ def test_the_lines_and_notes_keep_french_typography():
     assert notes[0] == f"Attaque à distance{NBSP}: «{NBSP}Arc court{NBSP}» ne s'utilise qu'à distance."
     assert f"d'une case{NBSP}: on" in notes[1]
     board = {"board.dx": "0", "board.dy": "-2", "board.attacker_facing": "sud", "board.target_facing": "nord"}
-    assert f"à{NBSP}2{NBSP}cases{NBSP}; il regarde" in table_mode.describe_board(board)
+    assert f"à{NBSP}2{NBSP}cases{NNBSP}; il regarde" in table_mode.describe_board(board)
     assert table_mode.dice_text(2, "bleu", {"bleu": "Dé bleu"}) == f"2{NBSP}dés bleus"
 
 
@@ -371,3 +393,20 @@ def test_a_dice_row_added_gets_the_first_die_of_the_table(client):
     response = client.post(URL, page_data(client, _add="attacker.weapon.dice"))
     assert not response.context["form"].errors
     assert selected(response.content.decode(), "attacker.weapon.dice.1.die") == "noir"
+
+
+@pytest.mark.usefixtures("bestiary")
+def test_the_name_s_grammar_waits_behind_ajuster_and_a_monster_fills_it(client):
+    """Issue 15: the three grammar fields of a name are table values, filled by a bestiary monster,
+    summed up as the récit says the name."""
+    body = client.get(URL).content.decode()
+    assert re.search(r'<details class="adjust" data-adjust="name.defender"', body)
+    assert selected(body, "defender.grammar.article") == "defini"
+    assert selected(body, "attacker.grammar.article") == "propre"
+    spider = Monster.objects.get(name="Araignée géante")
+    response = client.post(
+        URL, page_data(client, **{"_load": "preset.def_monster", "preset.def_monster": str(spider.pk)})
+    )
+    body = response.content.decode()
+    assert (selected(body, "defender.grammar.article"), selected(body, "defender.grammar.gender")) == ("defini", "f")
+    assert "se dit « l'Araignée géante », au féminin" in unspaced(html.unescape(body))

@@ -81,3 +81,11 @@ class MonsterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ["reach", "unblockable", "flash", "riposte", "contrecoup", "attaque_eclair", "attaque_opportunite"]
     search_fields = ["name", "attack_name", "notes"]
     inlines = [MonsterDieInline]
+    fieldsets = [
+        (None, {"fields": ["name", "pv", "px"]}),
+        # how the récit says the name (issue 15): « le Gobelin », « l'Araignée géante »
+        (_("Grammaire du nom"), {"fields": ["article", "gender", "elision"]}),
+        (_("Attaque"), {"fields": ["attack_name", "reach", "diagonals", "unblockable", "flash"]}),
+        (_("Talents"), {"fields": ["riposte", "contrecoup", "attaque_eclair", "attaque_opportunite", "coup_bas"]}),
+        (None, {"fields": ["notes"]}),
+    ]

@@ -5,6 +5,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from bestiary.grammar import NameGrammar
+
 MAX_SYMBOLS = 4
 MAX_POOL = 10
 
@@ -75,7 +77,7 @@ class TableSettings(models.Model):
         _("Coup bas : dégâts ajoutés"), default=1, validators=[MaxValueValidator(6)]
     )
     contrecoup_without_shield = models.BooleanField(_("Contrecoup même sans bouclier"), default=True)
-    monster_stamina = models.BooleanField(_("les Monstres comptent leur stamina"), default=False)
+    monster_stamina = models.BooleanField(_("les monstres comptent leur stamina"), default=False)
     success_die = models.ForeignKey(
         DieType,
         verbose_name=_("dé du test de réussite"),
@@ -165,8 +167,9 @@ class ProtectionDie(PoolRow):
         verbose_name_plural = _("dés de défense")
 
 
-class Monster(models.Model):
-    """A carte Monstre: attack and defence dice, PV, PX, and its reactions if any."""
+class Monster(NameGrammar):
+    """A carte Monstre: attack and defence dice, PV, PX, and its reactions if any; its name's
+    grammar (``NameGrammar``: « le Gobelin », « l'Araignée géante », issue 15)."""
 
     name = models.CharField(_("nom"), max_length=60, unique=True)
     pv = models.PositiveSmallIntegerField(_("PV"), validators=[MinValueValidator(1), MaxValueValidator(99)])
@@ -184,8 +187,8 @@ class Monster(models.Model):
     notes = models.TextField(_("notes"), blank=True)
 
     class Meta:
-        verbose_name = _("Monstre")
-        verbose_name_plural = _("Monstres")
+        verbose_name = _("monstre")
+        verbose_name_plural = _("monstres")
         ordering = ["px", "name"]
 
     def __str__(self) -> str:
@@ -197,9 +200,9 @@ class MonsterDie(PoolRow):
         ATTACK = "attaque", _("Jet d'attaque")
         DEFENCE = "defense", _("Jet de défense")
 
-    monster = models.ForeignKey(Monster, verbose_name=_("Monstre"), on_delete=models.CASCADE, related_name="dice")
+    monster = models.ForeignKey(Monster, verbose_name=_("monstre"), on_delete=models.CASCADE, related_name="dice")
     roll = models.CharField(_("jet"), max_length=10, choices=Roll)
 
     class Meta(PoolRow.Meta):
-        verbose_name = _("dés du Monstre")
-        verbose_name_plural = _("dés du Monstre")
+        verbose_name = _("dés du monstre")
+        verbose_name_plural = _("dés du monstre")

@@ -15,14 +15,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from calculator import bestiary_cache, plugins
+from calculator.grammar import describe_grammar, grammar_of
 from calculator.plugins import Settled, TableValues
 from calculator.settling import RawForm, checked
 from rulesets.aventuriers.model import DEFAULT_DICE, Action, Board, Facing, Mode, Reach, Scenario, ZoneShape
+from rulesets.aventuriers.speech import figure_noun
 from rulesets.aventuriers.zones import adjacent, in_attack_zone, local
+from rulesets.core.french import count, plural, quote, typography
 
 POOL_ROWS = 4  # rows of a dice pool (the scenario accepts 4 groups)
 TALENTS = ("riposte", "contrecoup", "attaque_eclair", "attaque_opportunite", "coup_bas")
-MINUS = "\u2212"
 
 
 def _strip(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,19 +47,14 @@ def _lower_first(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
-def _plural(name: str) -> str:
-    """« dé noir » → « dés noirs » (each word takes an s unless it ends with s, x or z)."""
-    return " ".join(w if w[-1:] in "sxzSXZ" else w + "s" for w in name.split(" "))
-
-
-def dice_text(count: int, key: str, names: Mapping[str, str]) -> str:
-    """« 1 dé noir », « 2 dés bleus », « 2 dés « rouge » (inconnus) »."""
+def dice_text(n: int, key: str, names: Mapping[str, str]) -> str:
+    """« 1 dé noir », « 2 dés bleus », « 2 dés « rouge » (inconnus) » (the toolkit's :func:`count`)."""
     name = names.get(key)
     if name is None:
-        unknown = _("dé «\u00a0{key}\u00a0» (inconnu)") if count == 1 else _("dés «\u00a0{key}\u00a0» (inconnus)")
-        return f"{count}\u00a0{unknown.format(key=key)}"
+        unknown = _("dé {key} (inconnu)") if n < 2 else _("dés {key} (inconnus)")
+        return f"{n}\u00a0{unknown.format(key=quote(key))}"
     name = _lower_first(name)
-    return f"{count}\u00a0{name if count == 1 else _plural(name)}"
+    return count(n, name, plural(name))
 
 
 def pool_text(values: Mapping[str, Any], path: str, protections: bool) -> str:
@@ -82,17 +79,27 @@ def pool_text(values: Mapping[str, Any], path: str, protections: bool) -> str:
 
 
 # --- the summary lines ----------------------------------------------------------------------------
+# Each line follows its label on the page (« Fiche aventurier, 10 PV… »): it opens in lower case and
+# is in French typography (issue 15).
 
 
-def _signed(n: int) -> str:
-    return f"{MINUS}{-n}" if n < 0 else str(n)
+def describe_name(values: Mapping[str, Any]) -> str:
+    """« se dit « le Gobelin », au masculin »: how the texts say the name, with its grammar (issue
+    15); a role name (« Aventurier », blank) as the narrator says it, « l'aventurier »."""
+    v = _strip(values)
+    grammar = grammar_of(v)
+    if grammar is None:
+        return describe_grammar("", v)
+    noun = figure_noun(str(v.get("name") or ""), grammar, monster=str(v.get("side")) == "monstre")
+    said = {"article": noun.grammar.article.value, "gender": noun.grammar.gender.value}
+    return typography(describe_grammar(noun.text, {**said, "elision": noun.grammar.elision.value}, prefix=""))
 
 
 def describe_sheet(values: Mapping[str, Any]) -> str:
-    """« Aventurier, 10 PV, stamina 0 » · « Monstre, 8 PV, 8 PX · Riposte, Contrecoup »."""
+    """« aventurier, 10 PV, stamina 0 » · « monstre, 8 PV, 8 PX · Riposte, Contrecoup »."""
     v = _strip(values)
     monster = str(v.get("side")) == "monstre"
-    parts = [_("Monstre") if monster else _("Aventurier"), _("{pv}\u00a0PV").format(pv=v.get("pv", ""))]
+    parts = [_("monstre") if monster else _("aventurier"), _("{pv}\u00a0PV").format(pv=v.get("pv", ""))]
     if monster:
         parts.append(_("{px}\u00a0PX").format(px=v.get("px", "")))
     stamina, most = str(v.get("stamina", "")), str(v.get("stamina_max", ""))
@@ -111,7 +118,7 @@ def describe_sheet(values: Mapping[str, Any]) -> str:
         "coup_bas": _("Coup bas"),
     }
     talents = [labels[t] for t in TALENTS if checked(v.get(t))]
-    return f"{line} · {', '.join(talents)}" if talents else line
+    return typography(f"{line} · {', '.join(talents)}" if talents else line)
 
 
 REACH_WORDS = {
@@ -122,9 +129,10 @@ REACH_WORDS = {
 
 
 def describe_weapon(values: Mapping[str, Any]) -> str:
-    """« Épée : mêlée, 2 dés bleus » · « Onde de choc : sort hybride, 2 dés bleus, diagonales, dégâts-éclairs »."""
+    """« « Épée » : mêlée, 2 dés bleus » · « « Onde de choc » : sort hybride, 2 dés bleus,
+    diagonales, dégâts-éclairs » (the name is a label, in « »)."""
     v = _strip(values)
-    name = str(v.get("weapon.name") or "").strip() or _("Attaque")
+    name = quote(str(v.get("weapon.name") or "").strip() or _("Attaque"))
     reach = str(REACH_WORDS.get(str(v.get("weapon.reach")), v.get("weapon.reach") or ""))
     kind = _("sort {reach}").format(reach=reach) if checked(v.get("weapon.spell")) else reach
     traits = [kind, pool_text(v, "weapon.dice", protections=False)]
@@ -134,12 +142,12 @@ def describe_weapon(values: Mapping[str, Any]) -> str:
         traits.append(_("imparable"))
     if checked(v.get("weapon.flash")):
         traits.append(_("dégâts-éclairs"))
-    return _("{name}\u00a0: {traits}").format(name=name, traits=", ".join(traits))
+    return typography(_("{name} : {traits}").format(name=name, traits=", ".join(traits)))
 
 
 def describe_defence(values: Mapping[str, Any]) -> str:
     """« 1 dé noir de protection + 1 dé bleu »."""
-    return pool_text(_strip(values), "defence", protections=True)
+    return typography(pool_text(_strip(values), "defence", protections=True))
 
 
 DIRECTIONS = {
@@ -165,7 +173,7 @@ def _sign(n: int) -> int:
 
 
 def describe_board(values: Mapping[str, Any]) -> str:
-    """« Attaquant au nord de la cible, au contact ; il regarde vers le sud, la cible vers le nord »."""
+    """« attaquant au nord de la cible, au contact ; il regarde vers le sud, la cible vers le nord »."""
     try:
         dx, dy = int(str(values.get("board.dx"))), int(str(values.get("board.dy")))
     except ValueError:
@@ -178,14 +186,20 @@ def describe_board(values: Mapping[str, Any]) -> str:
         return _("attaquant sur la case de la cible")
     where = DIRECTIONS[(_sign(dx), _sign(dy))]
     distance = max(abs(dx), abs(dy))
-    far = _("au contact") if distance == 1 else _("à\u00a0{n}\u00a0cases").format(n=distance)
-    return _("Attaquant {where} de la cible, {far}\u00a0; {looks}").format(where=where, far=far, looks=looks)
+    far = _("au contact") if distance == 1 else _("à\u00a0{n}").format(n=count(distance, _("case")))
+    return typography(_("attaquant {where} de la cible, {far} ; {looks}").format(where=where, far=far, looks=looks))
 
 
 def _pool_paths(path: str) -> tuple[str, ...]:
     return tuple(f"{path}.{i}.{leaf}" for i in range(POOL_ROWS) for leaf in ("die", "count", "protection"))
 
 
+NAME = TableValues(
+    key="name",
+    label=_("Nom"),
+    fields=("{row}.name", "{row}.side", "{row}.grammar.article", "{row}.grammar.gender", "{row}.grammar.elision"),
+    describe=describe_name,
+)
 SHEET = TableValues(
     key="sheet",
     label=_("Fiche"),
@@ -225,7 +239,7 @@ BOARD = TableValues(
     fields=("board.dx", "board.dy", "board.attacker_facing", "board.target_facing"),
     describe=describe_board,
 )
-TABLES = (SHEET, WEAPON, DEFENCE, BOARD)
+TABLES = (NAME, SHEET, WEAPON, DEFENCE, BOARD)
 
 
 # --- settle: the attack follows the weapon ----------------------------------------------------------

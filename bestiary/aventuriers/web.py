@@ -9,8 +9,10 @@ from bestiary.aventuriers import selectors, table_mode
 from bestiary.aventuriers.models import Monster, MonsterDie, Protection, Weapon
 from calculator.forms import permalink_query
 from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from rulesets.aventuriers import speech
 from rulesets.aventuriers.model import Action, Facing, Reach
 from rulesets.aventuriers.zones import adjacent
+from rulesets.core.french import count, join, signed, typography
 from rulesets.core.request import Resolution
 from rulesets.core.schema import flatten, to_data, unflatten
 
@@ -51,6 +53,7 @@ def monster_values(monster: Monster, filler: str) -> dict[str, Any]:
     defence = [(r.die.key, r.count, False) for r in monster.dice.all() if r.roll == MonsterDie.Roll.DEFENCE]
     return {
         "name": monster.name,
+        **monster.grammar_values("grammar."),
         "side": "monstre",
         "pv": monster.pv,
         "px": monster.px,
@@ -139,6 +142,7 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     n = resolution.result.numbers
     s = resolution.scenario
     a, d = s.attacker, s.defender
+    sa, sd = speech.fighter(a), speech.fighter(d)
     rows: list[tuple[str, str, str]] = [("outcome", _("Résultat"), resolution.result.outcome_label)]
     if s.action is Action.SUCCESS_TEST:
         rows.append(("lightning", _("Éclairs"), str(n["lightning"])))
@@ -146,33 +150,33 @@ def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
         return rows
     if n.get("allowed") is False:
         reasons = [r for e in resolution.result.events_of("not_allowed") for r in e.data["reasons"]]
-        rows.append(("allowed", _("Pourquoi"), ", ".join(reasons)))
+        rows.append(("allowed", _("Pourquoi"), join(reasons)))
         return rows
-    rows.append(("pv_lost", _("PV perdus — {name}").format(name=d.name), str(n["pv_lost"])))
-    rows.append(("defender_pv_after", _("PV restants — {name}").format(name=d.name), str(n["defender_pv_after"])))
+    rows.append(("pv_lost", _("PV perdus par {d}").format(d=sd), str(n["pv_lost"])))
+    rows.append(("defender_pv_after", _("PV restants {d:de}").format(d=sd), str(n["defender_pv_after"])))
     if n.get("px_gained"):
-        rows.append(("px_gained", _("PX gagnés — {name}").format(name=a.name), str(n["px_gained"])))
+        rows.append(("px_gained", _("PX gagnés par {a}").format(a=sa), str(n["px_gained"])))
     if n.get("attacker_stamina_gained"):
         rows.append(
             (
                 "attacker_stamina_after",
-                _("Stamina — {name}").format(name=a.name),
-                f"{a.stamina} → {n['attacker_stamina_after']} (+{n['attacker_stamina_gained']})",
+                _("Stamina {a:de}").format(a=sa),
+                f"{a.stamina} → {n['attacker_stamina_after']} ({signed(int(n['attacker_stamina_gained'] or 0))})",
             )
         )
     if n.get("defender_stamina_gained"):
         rows.append(
             (
                 "defender_stamina_after",
-                _("Stamina — {name}").format(name=d.name),
-                f"{d.stamina} → {n['defender_stamina_after']} (+{n['defender_stamina_gained']})",
+                _("Stamina {d:de}").format(d=sd),
+                f"{d.stamina} → {n['defender_stamina_after']} ({signed(int(n['defender_stamina_gained'] or 0))})",
             )
         )
     if n.get("riposte"):
         rows.append(("riposte_damage", _("Riposte : dégâts-éclairs"), str(n["riposte_damage"])))
-        rows.append(("attacker_pv_after", _("PV restants — {name}").format(name=a.name), str(n["attacker_pv_after"])))
+        rows.append(("attacker_pv_after", _("PV restants {a:de}").format(a=sa), str(n["attacker_pv_after"])))
     if n.get("defender_px_gained"):
-        rows.append(("defender_px_gained", _("PX gagnés — {name}").format(name=d.name), str(n["defender_px_gained"])))
+        rows.append(("defender_px_gained", _("PX gagnés par {d}").format(d=sd), str(n["defender_px_gained"])))
     rows.append(("back_attack", _("Attaque de dos"), _yes(n.get("back_attack"))))
     rows.append(("engaged_after", _("Engagés ensemble ensuite"), _yes(n.get("engaged_after"))))
     return rows
@@ -240,10 +244,21 @@ def next_exchanges(resolution: Resolution | None) -> list[tuple[str, str]]:
     if n.get("allowed") is False or n.get("defender_killed") or n.get("attacker_killed"):
         return []
     s = resolution.scenario
-    names = {"a": s.attacker.name, "d": s.defender.name, "pa": n["attacker_pv_after"], "pd": n["defender_pv_after"]}
+    names = {
+        "a": speech.fighter(s.attacker),
+        "d": speech.fighter(s.defender),
+        "pa": count(int(n["attacker_pv_after"] or 0), "PV"),
+        "pd": count(int(n["defender_pv_after"] or 0), "PV"),
+    }
     return [
-        (_("{a} ({pa} PV) continue contre {d} ({pd} PV)").format(**names), next_exchange(resolution, swap=False)),
-        (_("{d} ({pd} PV) répond à {a} ({pa} PV)").format(**names), next_exchange(resolution, swap=True)),
+        (
+            typography(_("{a:S} ({pa}) {a:continue|continuent} contre {d} ({pd})").format(**names)),
+            next_exchange(resolution, swap=False),
+        ),
+        (
+            typography(_("{d:S} ({pd}) {d:répond|répondent} {a:à} ({pa})").format(**names)),
+            next_exchange(resolution, swap=True),
+        ),
     ]
 
 

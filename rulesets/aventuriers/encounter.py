@@ -39,6 +39,7 @@ from rulesets.aventuriers.model import (
     ZoneShape,
 )
 from rulesets.aventuriers.model import Fighter as PageFighter
+from rulesets.aventuriers.speech import figure_noun
 from rulesets.aventuriers.zones import adjacent, in_attack_zone, local
 from rulesets.core.encounter import (
     Applied,
@@ -53,7 +54,9 @@ from rulesets.core.encounter import (
     register,
     rows,
 )
-from rulesets.core.i18n import _, de
+from rulesets.core.french import DEFINITE_M, Grammar, Noun, count, join, typography
+from rulesets.core.french import together as said_together
+from rulesets.core.i18n import _
 from rulesets.core.results import Number, Result
 from rulesets.core.schema import Choice, Spec, unflatten
 
@@ -105,6 +108,7 @@ class Figure:
     where the figure stands."""
 
     name: Annotated[str, Spec(label=_("Nom"), max_length=60)] = _("Aventurier")
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     px: Annotated[int, Spec(label=_("PX"), ge=0, le=MAX_PX)] = 0
     pv: Annotated[int, Spec(label=_("PV actuels"), ge=0, le=99)] = 10
     pv_max: Annotated[int, Spec(label=_("PV maximum"), ge=1, le=99)] = 10
@@ -168,7 +172,7 @@ class Figure:
             errors["weapon.dice"] = _("Jet d'attaque : au moins un dé.")
         for path, groups in (("weapon.dice", self.weapon.dice), ("defence", self.defence)):
             if sum(g.count for g in groups) > MAX_POOL:
-                errors[path] = _("{n} dés au plus dans un jet.").format(n=MAX_POOL)
+                errors[path] = _("{n} au plus dans un jet.").format(n=count(MAX_POOL, _("dé")))
         engaged = self.engaged
         if self.name in engaged:
             errors["engaged_with"] = _("Engagé avec : pas avec soi-même.")
@@ -181,16 +185,18 @@ class Figure:
 class AventurierState(Figure):
     """An Aventurier: the feuille de personnage, with the PX earned in the fight."""
 
-    name: Annotated[str, Spec(label=_("Nom de l'Aventurier"), max_length=60)] = _("Aventurier")
+    name: Annotated[str, Spec(label=_("Nom de l'aventurier"), max_length=60)] = _("Aventurier")
     px: Annotated[int, Spec(label=_("PX gagnés"), ge=0, le=MAX_PX)] = 0
 
 
 @dataclass(frozen=True, slots=True)
 class MonsterState(Figure):
-    """A Monster: its carte Monstre (the PX it gives to the Aventurier who kills it)."""
+    """A Monster: its carte Monstre (the PX it gives to the Aventurier who kills it). Its name is a
+    common noun by default (« le Gobelin 2 »), as in the bestiary (issue 15)."""
 
-    name: Annotated[str, Spec(label=_("Nom du Monstre"), max_length=60)] = _("Monstre")
-    px: Annotated[int, Spec(label=_("PX de la carte Monstre"), ge=0, le=999)] = 2
+    name: Annotated[str, Spec(label=_("Nom du monstre"), max_length=60)] = _("Monstre")
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = DEFINITE_M
+    px: Annotated[int, Spec(label=_("PX de la carte du monstre"), ge=0, le=999)] = 2
     pv: Annotated[int, Spec(label=_("PV actuels"), ge=0, le=99)] = 3
     pv_max: Annotated[int, Spec(label=_("PV de la carte"), ge=1, le=99)] = 3
     weapon: Annotated[Weapon, Spec(label=_("Attaque de la carte"))] = field(
@@ -223,11 +229,24 @@ def _disengage(state: Figure, others: Iterable[str]) -> Figure:
     return _with_names(state, (n for n in state.engaged if n not in gone))
 
 
-def _join(names: Iterable[str]) -> str:
-    items = list(names)
-    if len(items) <= 1:
-        return "".join(items)
-    return _("{first} et {last}").format(first=", ".join(items[:-1]), last=items[-1])
+def _said(state: Figure) -> Noun:
+    """A figure's name as the lines say it, with its grammar (issue 15: « le Gobelin est tué »)."""
+    return figure_noun(state.name, state.grammar, monster=isinstance(state, MonsterState))
+
+
+def _named(name: str, known: Mapping[str, Figure]) -> Noun:
+    """A name of « Engagé avec »: said with its figure's grammar when the figure is known."""
+    state = known.get(name)
+    return _said(state) if state is not None else figure_noun(name, Grammar())
+
+
+def _join(names: Iterable[Noun]) -> str:
+    """« le Gobelin », « le Gobelin et l'Orc », « Elwen, le Rat et l'Orc »."""
+    return join([str(n) for n in names])
+
+
+def _engaged(*names: Noun) -> str:
+    return said_together(list(names)).agree(_("engagé"))
 
 
 # --- the board ------------------------------------------------------------------------------------
@@ -287,6 +306,9 @@ def _figure_fields(f: Fighter) -> dict[str, Any]:
     weapon = s.weapon
     out: dict[str, Any] = {
         "name": s.name,
+        "grammar.article": s.grammar.article.value,
+        "grammar.gender": s.grammar.gender.value,
+        "grammar.elision": s.grammar.elision.value,
         "side": MONSTRE if f.kind == MONSTRE else AVENTURIER,
         "pv": s.pv,
         "stamina": s.stamina,
@@ -410,8 +432,8 @@ def _fit(state: Figure, notes: list[str]) -> Figure:
     maximum, stamina past 99): the maximum is raised, said in a technical line, never refused."""
     if state.pv > state.pv_max:
         notes.append(
-            _("{name} : PV maximum relevés à {pv} (le calculateur en donnait plus que la fiche).").format(
-                name=state.name, pv=state.pv
+            _("PV maximum {a:de} relevés à {pv} (le calculateur en donnait plus que la fiche).").format(
+                a=_said(state), pv=state.pv
             )
         )
         state = replace(state, pv_max=state.pv)
@@ -440,9 +462,9 @@ def _equipment(state: Figure, page: PageFighter, clock: Clock, is_aventurier: bo
         return replace(state, weapon=page.weapon, defence=page.defence)
     notes.append(
         _(
-            "{name} garde l'équipement de sa fiche pendant la phase du Maître des Ombres : celui du calculateur "
-            "n'y est pas écrit."
-        ).format(name=state.name)
+            "{a:S} {a:garde|gardent} l'équipement de {a:sa|leur} fiche pendant la phase du Maître des Ombres : "
+            "celui du calculateur n'y est pas écrit."
+        ).format(a=_said(state))
     )
     return state
 
@@ -462,26 +484,30 @@ def _board(a: Figure, d: Figure, scenario: Scenario, notes: list[str]) -> tuple[
             a = replace(a, x=x, y=y)
         else:
             notes.append(
-                _(
-                    "{name} : la case choisie sur la grille sort du plateau ({x}, {y}) ; sa case n'est pas changée."
-                ).format(name=a.name, x=x, y=y)
+                _("La case choisie sur la grille ({x}, {y}) sort du plateau : celle {a:de} n'est pas changée.").format(
+                    a=_said(a), x=x, y=y
+                )
             )
     return a, d
 
 
 def _killed(victim: Figure, killer: Figure | None, px: int, is_monster: bool) -> tuple[Figure, str]:
     """A Monster killed is removed from the board; an Aventurier at 0 PV stays where it fell."""
+    v = _said(victim)
     if is_monster:
         victim = replace(victim, x=None, y=None, engaged_with="", opportunity=False)
         if killer is not None and px:
-            line = _("{victim} est tué et retiré du plateau : {killer} gagne {px} PX ({total} en tout).").format(
-                victim=victim.name, killer=killer.name, px=px, total=killer.px
-            )
+            line = _(
+                "{v:S} {v:est|sont} {v:tué|tuée|tués|tuées} et {v:retiré|retirée|retirés|retirées} du plateau : "
+                "{k} {k:gagne|gagnent} {px} ({total} en tout)."
+            ).format(v=v, k=_said(killer), px=count(px, _("PX")), total=killer.px)
         else:
-            line = _("{victim} est tué et retiré du plateau.").format(victim=victim.name)
+            line = _(
+                "{v:S} {v:est|sont} {v:tué|tuée|tués|tuées} et {v:retiré|retirée|retirés|retirées} du plateau."
+            ).format(v=v)
         return victim, line
     victim = replace(victim, engaged_with="", opportunity=False)
-    return victim, _("{victim} tombe à 0 PV : hors de combat.").format(victim=victim.name)
+    return victim, _("{v:S} {v:tombe|tombent} à 0 PV : hors de combat.").format(v=v)
 
 
 def apply(
@@ -499,10 +525,10 @@ def apply(
     defender = bindings.get("defender", ())
     if s.action is Action.SUCCESS_TEST:
         notes.append(_("Un test de réussite n'est pas une action de combat : rien n'est écrit aux fiches."))
-        return Applied(notes=tuple(notes))
+        return Applied(notes=tuple(typography(line) for line in notes))
     if n.get("allowed") is False:
         notes.append(_("Échange impossible : rien n'est écrit aux fiches."))
-        return Applied(notes=tuple(notes))
+        return Applied(notes=tuple(typography(line) for line in notes))
     a_f = attacker[0] if attacker else None
     d_f = defender[0] if defender else None
     a: Figure | None = a_f.state if a_f else None
@@ -541,21 +567,24 @@ def apply(
     # engagement (Livret Aventure, p. 19), as the engine left it after the exchange
     if a is not None and d is not None:
         was = together(a, d)
+        pair = {"a": _said(a), "d": _said(d), "engaged": _engaged(_said(a), _said(d))}
         if n.get("engaged_after") and not killed and not attacker_killed:
             if not was:
-                story.append(_("{a} et {d} sont engagés au combat.").format(a=a.name, d=d.name))
+                story.append(_("{a:S} et {d} sont {engaged} au combat.").format(**pair))
             a, d = _engage(a, d.name), _engage(d, a.name)
         else:
             if was and not (killed or attacker_killed):
-                story.append(_("{a} et {d} ne sont plus engagés au combat.").format(a=a.name, d=d.name))
+                story.append(_("{a:S} et {d} ne sont plus {engaged} au combat.").format(**pair))
             a, d = _disengage(a, (d.name,)), _disengage(d, (a.name,))
     if a is not None and s.board.attacker_engaged_other and n.get("attacker_engaged_other_after") is False:
         others = [name for name in a.engaged if d is None or name != d.name]
         if others:
+            known = {f.name: f.state for f in everyone}
             story.append(
                 _(
-                    "En attaquant à distance ou par un sort une autre cible, {a} rompt son engagement avec {others}."
-                ).format(a=a.name, others=_join(others))
+                    "En attaquant une autre cible à distance ou par un sort, {a} {a:rompt|rompent} {a:son|leur} "
+                    "engagement avec {others}."
+                ).format(a=_said(a), others=_join(_named(o, known) for o in others))
             )
             a = _disengage(a, others)
 
@@ -576,13 +605,15 @@ def apply(
     if a is not None:
         if s.action is Action.ATTACK:
             if a.acted:
-                notes.append(_("{name} avait déjà fait son action de combat ce tour.").format(name=a.name))
+                notes.append(
+                    _("{a:S} {a:avait|avaient} déjà fait {a:son|leur} action de combat ce tour.").format(a=_said(a))
+                )
             own = Phase.AVENTURIERS if not a_monster else Phase.OMBRES
             if clock.phase is not own:
                 phase = clock.phase.label
                 notes.append(
-                    _("Ce n'est pas la phase {de_name} ({phase}).").format(
-                        de_name=de(a.name), phase=phase[:1].lower() + phase[1:]
+                    _("{a:S} {a:agit|agissent} hors de {a:sa|leur} phase : c'est la {phase}.").format(
+                        a=_said(a), phase=phase[:1].lower() + phase[1:]
                     )
                 )
             a = replace(a, acted=True)
@@ -609,8 +640,18 @@ def apply(
         gone = [name for name in other.engaged if name in after and f.name not in after[name].engaged]
         if gone:
             states[f.key] = _disengage(other, gone)
-            story.append(_("{name} n'est plus engagé avec {others}.").format(name=f.name, others=_join(gone)))
-    return Applied(states=states, clock=new_clock, story=tuple(story), notes=tuple(notes))
+            o = _said(other)
+            story.append(
+                _("{o:S} n'{o:est|sont} plus {o:engagé|engagée|engagés|engagées} avec {others}.").format(
+                    o=o, others=_join(_named(g, after) for g in gone)
+                )
+            )
+    return Applied(
+        states=states,
+        clock=new_clock,
+        story=tuple(typography(line) for line in story),
+        notes=tuple(typography(line) for line in notes),
+    )
 
 
 # --- the turn --------------------------------------------------------------------------------------
@@ -620,6 +661,7 @@ def _reconcile(states: dict[str, Figure], fighters: tuple[Fighter, ...], shape: 
     """End the engagements the rules end between exchanges: with a figure out of play or gone, one
     named on a single side, two figures no longer standing in each other's attack zone."""
     by_name = {f.name: f for f in fighters}
+    known = {f.name: states[f.key] for f in fighters}
     told: set[frozenset[str]] = set()
     for f in fighters:
         state = states[f.key]
@@ -631,10 +673,13 @@ def _reconcile(states: dict[str, Figure], fighters: tuple[Fighter, ...], shape: 
         for name in state.engaged:
             other = by_name.get(name)
             why = ""
+            o = _named(name, known)
             if other is None or is_out(other):
-                why = _("{name} n'est plus en jeu").format(name=name)
+                why = _("{o} n'{o:est|sont} plus en jeu").format(o=o)
             elif f.name not in states[other.key].engaged:
-                why = _("{name} ne se dit plus engagé avec {who}").format(name=name, who=f.name)
+                why = _("{o} ne se {o:dit|disent} plus {o:engagé|engagée|engagés|engagées} avec {who}").format(
+                    o=o, who=_said(state)
+                )
             elif not engagement_holds(state, states[other.key], shape):
                 why = _("aucun des deux n'est plus dans la zone d'attaque de l'autre")
             if not why:
@@ -643,7 +688,7 @@ def _reconcile(states: dict[str, Figure], fighters: tuple[Fighter, ...], shape: 
             pair = frozenset((f.name, name))
             if pair not in told:
                 told.add(pair)
-                story.append(_("L'engagement entre {a} et {b} prend fin : {why}.").format(a=f.name, b=name, why=why))
+                story.append(_("L'engagement entre {a} et {b} prend fin : {why}.").format(a=_said(state), b=o, why=why))
         if kept != list(state.engaged):
             states[f.key] = _with_names(state, kept)
     # a pair ended from one side ends on the other too
@@ -663,7 +708,7 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
     story: list[str] = []
     ending = Phase.AVENTURIERS if clock.phase is Phase.AVENTURIERS else Phase.OMBRES
     side = AVENTURIER if ending is Phase.AVENTURIERS else MONSTRE
-    idle = [f.name for f in _standing(fighters) if f.kind == side and not f.state.acted]
+    idle = [_said(f.state) for f in _standing(fighters) if f.kind == side and not f.state.acted]
     if clock.phase is Phase.AVENTURIERS:
         new_clock = Clock(turn=clock.turn, phase=Phase.OMBRES, opening=False)
         story.append(_("Fin de la phase des Aventuriers : place au Maître des Ombres (tour {n}).").format(n=clock.turn))
@@ -689,7 +734,7 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Scenario) -> App
         new_clock = replace(new_clock, opening=bool(ready))
     before = {f.key: f.state for f in fighters}
     changed = {k: v for k, v in states.items() if v != before[k]}
-    return Applied(states=changed, clock=new_clock, story=tuple(story))
+    return Applied(states=changed, clock=new_clock, story=tuple(typography(line) for line in story))
 
 
 def _opportunities(
@@ -704,23 +749,26 @@ def _opportunities(
         if not state.attaque_opportunite or state.engaged:
             continue
         enemies = [states[e.key] for e in standing if e.kind != f.kind]
-        in_zone = [e.name for e in enemies if sees(state, e, shape)]
+        in_zone = [_said(e) for e in enemies if sees(state, e, shape)]
         unknown = not state.placed or any(not e.placed for e in enemies)
         if not in_zone and not unknown:
             continue
         states[f.key] = replace(state, opportunity=True)
         ready.append(f.name)
+        who = _said(state)
         if in_zone:
             story.append(
                 _(
-                    "{name}, libre de tout engagement, peut porter une Attaque d'opportunité ({targets} dans sa zone d'attaque)."
-                ).format(name=state.name, targets=_join(in_zone))
+                    "{a:S}, {a:libre|libres} de tout engagement, {a:peut|peuvent} porter une Attaque d'opportunité "
+                    "({targets} dans {a:sa|leur} zone d'attaque)."
+                ).format(a=who, targets=_join(in_zone))
             )
         else:
             story.append(
                 _(
-                    "{name}, libre de tout engagement, peut porter une Attaque d'opportunité sur un ennemi dans sa zone d'attaque."
-                ).format(name=state.name)
+                    "{a:S}, {a:libre|libres} de tout engagement, {a:peut|peuvent} porter une Attaque d'opportunité "
+                    "sur un ennemi dans {a:sa|leur} zone d'attaque."
+                ).format(a=who)
             )
     return ready
 
@@ -768,13 +816,13 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
         return (_("mort — retiré du plateau"),) if f.kind == MONSTRE else (_("0 PV — hors de combat"),)
     out: list[str] = []
     if f.kind == MONSTRE:
-        out.append(_("{n} PX").format(n=s.px))
+        out.append(count(s.px, _("PX")))
     if s.acted:
         out.append(_("a agi"))
     if clock.opening and s.opportunity:
         out.append(_("Attaque d'opportunité possible"))
     if s.engaged:
-        out.append(_("engagement : {names}").format(names=", ".join(s.engaged)))
+        out.append(typography(_("engagement : {names}").format(names=", ".join(s.engaged))))
     if s.x is not None and s.y is not None:
         out.append(_("case {x}, {y} · {facing}").format(x=s.x, y=s.y, facing=s.facing.label))
     talents = [label for key, label in _TALENTS if getattr(s, key)]
@@ -788,11 +836,11 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
     monsters = [f for f in fighters if f.kind == MONSTRE]
     heroes = [f for f in fighters if f.kind == AVENTURIER]
     if monsters and all(is_out(f) for f in monsters):
-        out.append(_("Tous les Monstres sont retirés du plateau : le combat est gagné."))
+        out.append(_("Tous les monstres sont retirés du plateau : le combat est gagné."))
     if heroes and all(is_out(f) for f in heroes):
-        out.append(_("Plus aucun Aventurier debout : le Maître des Ombres l'emporte."))
+        out.append(_("Plus aucun aventurier debout : le Maître des Ombres l'emporte."))
     if clock.opening:
-        ready = [f.name for f in _standing(fighters) if f.state.opportunity]
+        ready = [_said(f.state) for f in _standing(fighters) if f.state.opportunity]
         if ready:
             out.append(
                 _("Début de la phase des Aventuriers : Attaque d'opportunité possible pour {names}.").format(
@@ -800,28 +848,33 @@ def status(fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str, ...]:
                 )
             )
     by_name = {f.name: f for f in fighters}
+    known = {f.name: f.state for f in fighters}
     for f in _standing(fighters):
+        a = _said(f.state)
         for name in f.state.engaged:
             other = by_name.get(name)
+            b = _named(name, known)
             if other is None or is_out(other):
                 out.append(
-                    _("{a} se dit engagé avec {b}, qui n'est plus en jeu : réglé à la fin de la phase.").format(
-                        a=f.name, b=name
-                    )
+                    _(
+                        "{a:S} se {a:dit|disent} {a:engagé|engagée|engagés|engagées} avec {b}, qui n'{b:est|sont} "
+                        "plus en jeu : ce sera réglé à la fin de la phase."
+                    ).format(a=a, b=b)
                 )
             elif f.name not in other.state.engaged:
                 out.append(
-                    _("{a} se dit engagé avec {b}, mais pas l'inverse : réglé à la fin de la phase.").format(
-                        a=f.name, b=name
-                    )
+                    _(
+                        "{a:S} se {a:dit|disent} {a:engagé|engagée|engagés|engagées} avec {b}, mais pas l'inverse : "
+                        "ce sera réglé à la fin de la phase."
+                    ).format(a=a, b=b)
                 )
-    return tuple(out)
+    return tuple(typography(line) for line in out)
 
 
 def monster_from_preset(values: Mapping[str, Any]) -> dict[str, Any]:
     """A carte Monstre of the bestiary, as the page's preset fills a fighter, → a Monster's state."""
     data = unflatten(dict(values))
-    keys = ("name", "px", "stamina", "stamina_max", "weapon", "defence", *(k for k, _label in _TALENTS))
+    keys = ("name", "grammar", "px", "stamina", "stamina_max", "weapon", "defence", *(k for k, _label in _TALENTS))
     out = {k: data[k] for k in keys if k in data}
     if "pv" in data:
         out["pv"] = out["pv_max"] = data["pv"]

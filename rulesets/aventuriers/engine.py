@@ -34,8 +34,10 @@ from rulesets.aventuriers.model import (
     Scenario,
     Totals,
 )
+from rulesets.aventuriers.speech import damage_count, dice_count, fighter
 from rulesets.aventuriers.zones import RULE_ENGAGEMENT, RULE_RANGED, RULE_ZONES, ZoneReport, report
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, Die, Symbols
+from rulesets.core.french import Counted, count, parenthesize, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Event, Number, Result
 
@@ -310,10 +312,11 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
         attack = Symbols3.of(faces)
         faces_text = " · ".join(f.describe() for f in faces)
     weapon = attacker.weapon
+    a_said, d_said = fighter(attacker), fighter(defender)
     roll_name = _("Jet d'attaque-éclair") if p.flash else _("Jet d'attaque")
     log.add(
         "attack_roll",
-        _("{roll} ({weapon}, {n} dé(s))").format(roll=roll_name, weapon=weapon.name, n=len(p.attack_dice)),
+        _("{roll} ({weapon}, {n})").format(roll=roll_name, weapon=quote(weapon.name), n=dice_count(len(p.attack_dice))),
         attack.text(),
         RULE_FLASH if p.flash else RULE_ROLLS,
         G_ATTACK,
@@ -329,7 +332,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
         log.add(
             "flash_ignored",
             _("Attaque-éclair : 🛡 et ⚡ ignorés, pas de stamina"),
-            _("{n} dégât(s)-éclair(s)").format(n=damage),
+            str(damage_count(damage, flash=True)),
             RULE_FLASH,
             G_ATTACK,
         )
@@ -338,8 +341,8 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
         if attack.lightning:
             log.add(
                 "stamina",
-                _("{name} : ⚡ du jet d'attaque").format(name=attacker.name),
-                f"+{attack.lightning}",
+                _("Stamina {a:de} : ⚡ du jet d'attaque").format(a=a_said),
+                signed(attack.lightning),
                 RULE_ROLLS,
                 G_STAMINA,
                 who="attacker",
@@ -347,7 +350,9 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
             )
     if p.bonus:
         damage += p.bonus
-        log.add("coup_bas", _("Coup bas (attaque de dos)"), f"+{p.bonus} 💥", RULE_DECISION, G_ATTACK, bonus=p.bonus)
+        log.add(
+            "coup_bas", _("Coup bas (attaque de dos)"), f"{signed(p.bonus)} 💥", RULE_DECISION, G_ATTACK, bonus=p.bonus
+        )
 
     # 3. defence roll
     shields = 0
@@ -357,7 +362,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
         log.add(
             "unblockable",
             _("Dégâts imparables : pas de jet de défense"),
-            _("{n} 💥 subis").format(n=damage),
+            _("{n} 💥 {taken}").format(n=damage, taken=Counted(damage, _("subi")).word),
             RULE_UNBLOCKABLE,
             G_DEFENCE,
             damage=damage,
@@ -376,9 +381,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
         if p.flash:
             log.add(
                 "flash_defence",
-                _("Jet de défense-éclair — {name} : {n} dé(s) sur {cap}").format(
-                    name=defender.name, n=dice_used, cap=cap
-                ),
+                _("Jet de défense-éclair {d:de} : {n} sur {cap}").format(d=d_said, n=dice_count(dice_used), cap=cap),
                 _("{s} 🛡, {l} ⚡").format(s=defence.shield, l=defence.lightning),
                 RULE_FLASH,
                 G_DEFENCE,
@@ -390,14 +393,16 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
                 faces=d_text,
             )
         else:
-            note = ""
+            parts = [str(dice_count(dice_used))]
             if damage == 0:
-                note = _(" (se défend même sans dégât)")
+                parts.append(_("même sans dégât"))
             elif damage >= defender.pv + sum(max(f.shield for f in d.faces) for d in p.defence_dice):
-                note = _(" (se défend même certain d'être tué)")
+                parts.append(
+                    _("même {d:certain|certaine|certains|certaines} d'être {d:tué|tuée|tués|tuées}").format(d=d_said)
+                )
             log.add(
                 "defence_roll",
-                _("Jet de défense — {name} ({n} dé(s)){note}").format(name=defender.name, n=dice_used, note=note),
+                _("Jet de défense {d:de} {dice}").format(d=d_said, dice=parenthesize(", ".join(parts))),
                 _("{s} 🛡, {l} ⚡").format(s=defence.shield, l=defence.lightning),
                 RULE_ROLLS,
                 G_DEFENCE,
@@ -411,8 +416,8 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
             if defence.lightning:
                 log.add(
                     "stamina",
-                    _("{name} : ⚡ du jet de défense").format(name=defender.name),
-                    f"+{defence.lightning}",
+                    _("Stamina {d:de} : ⚡ du jet de défense").format(d=d_said),
+                    signed(defence.lightning),
                     RULE_FLASH if p.flash else RULE_ROLLS,
                     G_STAMINA,
                     who="defender",
@@ -426,10 +431,10 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     killed = through >= defender.pv
     log.add(
         "damage",
-        (_("Dégâts-éclairs : {d} − {b} bloqué(s)") if p.flash else _("Dégâts : {d} − {b} bloqué(s)")).format(
-            d=damage, b=blocked
+        (_("Dégâts-éclairs : {d} − {b}") if p.flash else _("Dégâts : {d} − {b}")).format(
+            d=damage, b=count(blocked, _("bloqué"))
         ),
-        _("{n} PV perdu(s)").format(n=pv_lost),
+        count(pv_lost, _("PV perdu")),
         RULE_FLASH if p.flash else RULE_ROLLS,
         G_DAMAGE,
         damage=damage,
@@ -444,16 +449,16 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
             px_gained = defender.px
         log.add(
             "kill",
-            _("{name} est tué·e").format(name=defender.name),
-            _("+{px} PX pour {who}").format(px=px_gained, who=attacker.name) if px_gained else _("0 PV"),
+            _("{d:S} {d:est|sont} {d:tué|tuée|tués|tuées}").format(d=d_said),
+            _("{px} pour {a}").format(px=count(px_gained, "PX", number=signed(px_gained)), a=a_said)
+            if px_gained
+            else _("0 PV"),
             RULE_MELEE,
             G_DAMAGE,
             px=px_gained,
         )
     else:
-        log.add(
-            "pv_left", _("PV restants — {name}").format(name=defender.name), defender.pv - pv_lost, RULE_ROLLS, G_DAMAGE
-        )
+        log.add("pv_left", _("PV restants {d:de}").format(d=d_said), defender.pv - pv_lost, RULE_ROLLS, G_DAMAGE)
 
     # 5. Riposte (and Contrecoup)
     riposte = False
@@ -467,8 +472,8 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
         flash_back = riposte_damage(shields, defender, rules)
         log.add(
             "riposte",
-            _("Riposte — {name} n'a perdu aucun PV contre une attaque de mêlée").format(name=defender.name),
-            _("{s} 🛡 → {n} dégât(s)-éclair(s)").format(s=shields, n=shields),
+            _("Riposte — {d} {d:n'a|n'ont} perdu aucun PV contre une attaque de mêlée").format(d=d_said),
+            _("{s} 🛡 → {n}").format(s=shields, n=damage_count(shields, flash=True)),
             RULE_TALENTS,
             G_RIPOSTE,
             shields=shields,
@@ -487,9 +492,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
                 c_text = " · ".join(f.describe() for f in c_faces)
             log.add(
                 "flash_defence",
-                _("Jet de défense-éclair — {name} : {n} dé(s) sur {cap}").format(
-                    name=attacker.name, n=counter_used, cap=cap
-                ),
+                _("Jet de défense-éclair {a:de} : {n} sur {cap}").format(a=a_said, n=dice_count(counter_used), cap=cap),
                 _("{s} 🛡, {l} ⚡").format(s=counter.shield, l=counter.lightning),
                 RULE_FLASH,
                 G_RIPOSTE,
@@ -504,8 +507,8 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
                 attacker_gain += counter.lightning
                 log.add(
                     "stamina",
-                    _("{name} : ⚡ de la défense-éclair").format(name=attacker.name),
-                    f"+{counter.lightning}",
+                    _("Stamina {a:de} : ⚡ de la défense-éclair").format(a=a_said),
+                    signed(counter.lightning),
                     RULE_FLASH,
                     G_STAMINA,
                     who="attacker",
@@ -516,10 +519,10 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
             attacker_killed = back_through >= attacker.pv
             log.add(
                 "damage",
-                _("Dégâts-éclairs de la Riposte : {d} − {b} bloqué(s)").format(
-                    d=flash_back, b=flash_back - back_through
+                _("Dégâts-éclairs de la Riposte : {d} − {b}").format(
+                    d=flash_back, b=count(flash_back - back_through, _("bloqué"))
                 ),
-                _("{n} PV perdu(s)").format(n=attacker_pv_lost),
+                count(attacker_pv_lost, _("PV perdu")),
                 RULE_FLASH,
                 G_RIPOSTE,
                 damage=flash_back,
@@ -533,8 +536,10 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
                     defender_px = attacker.px
                 log.add(
                     "kill",
-                    _("{name} est tué·e par la Riposte").format(name=attacker.name),
-                    _("+{px} PX pour {who}").format(px=defender_px, who=defender.name) if defender_px else _("0 PV"),
+                    _("{a:S} {a:est|sont} {a:tué|tuée|tués|tuées} par la Riposte").format(a=a_said),
+                    _("{px} pour {d}").format(px=count(defender_px, "PX", number=signed(defender_px)), d=d_said)
+                    if defender_px
+                    else _("0 PV"),
                     RULE_MELEE,
                     G_RIPOSTE,
                     px=defender_px,
@@ -544,7 +549,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     elif p.riposte_possible:
         log.add(
             "no_riposte",
-            _("Pas de Riposte : {name} a perdu des PV").format(name=defender.name),
+            _("Pas de Riposte : {d} {d:a|ont} perdu des PV").format(d=d_said),
             "",
             RULE_TALENTS,
             G_RIPOSTE,
@@ -554,7 +559,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     if counts_stamina(attacker, rules):
         log.add(
             "stamina_total",
-            _("Stamina — {name}").format(name=attacker.name),
+            _("Stamina {a:de}").format(a=a_said),
             f"{attacker.stamina} → {stamina_after(attacker, attacker_gain)}",
             RULE_ROLLS,
             G_STAMINA,
@@ -562,7 +567,7 @@ def resolve(scenario: Scenario, dice: DiceRoll) -> Result:
     if counts_stamina(defender, rules) and p.defence_roll:
         log.add(
             "stamina_total",
-            _("Stamina — {name}").format(name=defender.name),
+            _("Stamina {d:de}").format(d=d_said),
             f"{defender.stamina} → {stamina_after(defender, defender_gain)}",
             RULE_ROLLS,
             G_STAMINA,
@@ -613,15 +618,16 @@ def _situation(scenario: Scenario, p: Plan, log: _Log, numbers: dict[str, Number
         _("Position — la cible vue de l'attaquant : {t} ; l'attaquant vu de la cible : {a}").format(
             t=z.target_square, a=z.attacker_square
         ),
-        _("{n} case(s)").format(n=z.distance),
+        count(z.distance, _("case")),
         RULE_ZONES,
         G_SITUATION,
         dx=board.dx,
         dy=board.dy,
     )
+    weapon = scenario.attacker.weapon
     action_labels = {
         Action.ATTACK: (
-            scenario.attacker.weapon.name + (_(" (sort)") if scenario.attacker.weapon.spell else ""),
+            (_("Sort : {w}") if weapon.spell else _("Attaque : {w}")).format(w=quote(weapon.name)),
             RULE_TYPES,
         ),
         Action.LEAVE_ZONE: (_("Attaque éclair : la cible sort de la zone d'attaque"), RULE_TALENTS),
@@ -723,6 +729,16 @@ def _result(outcome: str, numbers: dict[str, Number], log: _Log, dice: DiceRoll)
     )
 
 
+def die_phrase(die: DieType | None, key: str) -> str:
+    """The die of a test mid-sentence: « le dé bleu » for a die named « Dé bleu », else « le dé
+    « Rouge » » (its name kept as a label)."""
+    name = die.name.strip() if die is not None else key
+    word = _("dé")
+    if name.lower().startswith(word + " "):
+        return _("le {die}").format(die=word + name[len(word) :])
+    return _("le dé {name}").format(name=quote(name))
+
+
 def _success_test(scenario: Scenario, dice: DiceRoll) -> Result:
     log = _Log()
     die = scenario.die(scenario.rules.success_die)
@@ -733,11 +749,11 @@ def _success_test(scenario: Scenario, dice: DiceRoll) -> Result:
         face = die.faces[dice["test"] - 1]
         lightning = face.lightning
         face_text = face.describe()
-    name = die.name if die is not None else scenario.rules.success_die
-    name = name[:1].lower() + name[1:]  # "lance le dé bleu" mid-sentence
     log.add(
         "test_roll",
-        _("{who} lance le {die}").format(who=scenario.attacker.name, die=name),
+        _("{a:S} {a:lance|lancent} {die}").format(
+            a=fighter(scenario.attacker), die=die_phrase(die, scenario.rules.success_die)
+        ),
         face_text,
         RULE_TEST,
         G_TEST,

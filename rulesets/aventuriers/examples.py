@@ -16,8 +16,12 @@ from rulesets.core.results import Example
 
 SEED = "001_98d48faccdd02c66"
 
+PROPER_F: dict[str, str] = {"article": "propre", "gender": "f", "elision": "auto"}
+DEFINITE_M: dict[str, str] = {"article": "defini", "gender": "m", "elision": "auto"}
+
 HERO: dict[str, Any] = {
     "name": "Elwen",
+    "grammar": PROPER_F,
     "side": "aventurier",
     "pv": 8,
     "stamina": 1,
@@ -26,6 +30,7 @@ HERO: dict[str, Any] = {
 }
 GOBLIN: dict[str, Any] = {
     "name": "Gobelin",
+    "grammar": DEFINITE_M,
     "side": "monstre",
     "pv": 3,
     "px": 2,
@@ -34,6 +39,7 @@ GOBLIN: dict[str, Any] = {
 }
 ORC: dict[str, Any] = {
     "name": "Orc",
+    "grammar": DEFINITE_M,
     "side": "monstre",
     "pv": 5,
     "px": 4,
@@ -42,6 +48,7 @@ ORC: dict[str, Any] = {
 }
 SKELETON: dict[str, Any] = {
     "name": "Squelette",
+    "grammar": DEFINITE_M,
     "side": "monstre",
     "pv": 4,
     "px": 3,

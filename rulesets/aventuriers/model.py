@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
+from rulesets.core.french import DEFINITE_M, Grammar, count
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
 
@@ -181,14 +182,20 @@ class Weapon:
 
 @dataclass(frozen=True, slots=True)
 class Fighter:
-    """An Aventurier (feuille de personnage) or a Monstre (carte Monstre)."""
+    """An Aventurier (feuille de personnage) or a Monstre (carte Monstre).
+
+    ``grammar`` says how the texts say ``name`` (issue 15): a proper name by default (« Elwen »),
+    a common noun with its article for a bestiary monster (« le Gobelin », « l'Araignée géante »).
+    The default name « Aventurier » is a role, said « l'aventurier » whatever its grammar
+    (:func:`rulesets.aventuriers.speech.figure_noun`, over :func:`rulesets.core.french.named`)."""
 
     name: Annotated[str, Spec(label=_("Nom"), max_length=60)] = _("Aventurier")
+    grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     side: Annotated[Side, Spec(label=_("Camp"))] = Side.AVENTURIER
     pv: Annotated[int, Spec(label=_("PV actuels"), ge=1, le=99)] = 10
     stamina: Annotated[int, Spec(label=_("Stamina actuelle"), ge=0, le=99)] = 0
     stamina_max: Annotated[int, Spec(label=_("Stamina maximale (0 = sans limite)"), ge=0, le=99)] = 0
-    px: Annotated[int, Spec(label=_("PX de la carte Monstre"), ge=0, le=999)] = 0
+    px: Annotated[int, Spec(label=_("PX de la carte du monstre"), ge=0, le=999)] = 0
     weapon: Annotated[Weapon, Spec(label=_("Arme, sort ou attaque"))] = field(default_factory=Weapon)
     defence: Annotated[tuple[DiceGroup, ...], Spec(label=_("Jet de défense"), max_items=4)] = (
         DiceGroup("noir", 1, protection=True),
@@ -255,7 +262,7 @@ class Rules:
     contrecoup_without_shield: Annotated[
         bool, Spec(label=_("Contrecoup même si la Riposte n'a obtenu aucun bouclier"))
     ] = True
-    monster_stamina: Annotated[bool, Spec(label=_("Les Monstres comptent aussi leur stamina"))] = False
+    monster_stamina: Annotated[bool, Spec(label=_("Les monstres comptent aussi leur stamina"))] = False
     success_die: Annotated[str, Spec(label=_("Dé du test de réussite"), max_length=20)] = "bleu"
 
 
@@ -270,6 +277,7 @@ class Scenario:
     defender: Annotated[Fighter, Spec(label=_("Cible"))] = field(
         default_factory=lambda: Fighter(
             name=_("Gobelin"),
+            grammar=DEFINITE_M,
             side=Side.MONSTRE,
             pv=3,
             px=2,
@@ -316,7 +324,7 @@ class Scenario:
                         key=group.die, known=known
                     )
             if sum(g.count for g in groups) > MAX_POOL:
-                errors[path] = _("{n} dés au plus dans un jet.").format(n=MAX_POOL)
+                errors[path] = _("{n} au plus dans un jet.").format(n=count(MAX_POOL, _("dé")))
         if self.rules.success_die not in keys:
             errors["rules.success_die"] = _(
                 "Dé du test de réussite : « {key} » inconnu (dés définis : {known})."
@@ -378,7 +386,7 @@ class Scenario:
         if test_die is not None:
             most = max(f.lightning for f in test_die.faces)
             if self.test_lightning > most:
-                errors["test_lightning"] = _("Test de réussite : « {die} » montre au plus {most} éclair(s).").format(
-                    die=test_die.name, most=most
+                errors["test_lightning"] = _("Test de réussite : « {die} » montre au plus {most}.").format(
+                    die=test_die.name, most=count(most, _("éclair"))
                 )
         return errors

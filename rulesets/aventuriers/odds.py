@@ -31,6 +31,7 @@ from rulesets.aventuriers.engine import (
     unblocked,
 )
 from rulesets.aventuriers.model import MAX_POOL, MAX_SYMBOLS, Action, DieType, Fighter, Rules, Scenario
+from rulesets.aventuriers.speech import fighter
 from rulesets.core.i18n import _
 from rulesets.core.odds import Chart, Distribution, Odds
 
@@ -389,26 +390,27 @@ def odds(scenario: Scenario) -> Odds:
         ("blesse", OUTCOME_LABELS["blesse"], wound),
         ("indemne", OUTCOME_LABELS["indemne"], unharmed),
     )
-    pv_chart = m.chart("pv_lost", _("PV perdus par {name}").format(name=defender.name), 0, defender.pv, _("PV"))
+    a, d = fighter(attacker), fighter(defender)
+    pv_chart = m.chart("pv_lost", _("PV perdus par {d}").format(d=d), 0, defender.pv, _("PV"))
     charts = [pv_chart]
     if counts_stamina(attacker, rules) and not p.flash:
-        title = _("Stamina gagnée par {name}").format(name=attacker.name)
+        title = _("Stamina gagnée par {a}").format(a=a)
         charts.append(m.chart("attacker_stamina", title, 2, None, _("stamina")))
     if counts_stamina(defender, rules) and p.defence_roll:
-        title = _("Stamina gagnée par {name}").format(name=defender.name)
+        title = _("Stamina gagnée par {d}").format(d=d)
         charts.append(m.chart("defender_stamina", title, 1, None, _("stamina")))
     expectations = [
-        ("kill", _("Probabilité de tuer {name}").format(name=defender.name), kill),
+        ("kill", _("Probabilité de tuer {d}").format(d=d), kill),
         ("pv_lost", _("PV perdus en moyenne"), pv_chart.mean or Fraction(0)),
     ]
     if p.riposte_possible:
-        title = _("PV perdus par {name} (Riposte)").format(name=attacker.name)
+        title = _("PV perdus par {a} (Riposte)").format(a=a)
         charts.append(m.chart("attacker_pv_lost", title, 4, attacker.pv, _("PV")))
         expectations.append(("riposte", _("Probabilité d'une Riposte"), m.probability(3, bool)))
         expectations.append(
             (
                 "attacker_killed",
-                _("Probabilité que la Riposte tue {name}").format(name=attacker.name),
+                _("Probabilité que la Riposte tue {a}").format(a=a),
                 m.probability(4, lambda v: v >= attacker.pv),
             )
         )

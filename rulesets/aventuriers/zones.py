@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesets.aventuriers.model import Board, Facing, Mode, ZoneShape
+from rulesets.core.french import count
 from rulesets.core.i18n import _
 
 RULE_ZONES = _("Orientation et zones — Livret Aventure, p. 18")
@@ -79,7 +80,7 @@ def square_name(ahead: int, right: int) -> str:
     name = _SQUARE_NAMES.get((ahead, right))
     if name is not None:
         return name
-    return _("à {n} cases").format(n=max(abs(ahead), abs(right)))
+    return _("à {n}").format(n=count(max(abs(ahead), abs(right)), _("case")))
 
 
 @dataclass(frozen=True, slots=True)

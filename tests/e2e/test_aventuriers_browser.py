@@ -37,7 +37,7 @@ def test_a_gm_loads_a_monster_types_the_dice_and_sees_the_riposte(
     page.click("button:has-text('Résoudre')")
     page.wait_for_selector("#story")
     assert "Riposte" in page.inner_text("#technical")
-    assert "Riposte : dégâts-éclairs\n2" in page.inner_text("#final")
+    assert "Riposte\u202f: dégâts-éclairs\n2" in page.inner_text("#final")  # French spacing (issue 15)
     assert page.is_visible("#odds svg")
     # the grid waits in its folded section, its verdict in the title
     assert "de face, au contact" in page.inner_text("summary:has-text('Orientation, zones et engagement')")
@@ -70,12 +70,12 @@ def test_the_page_leads_with_the_choices_and_the_dice_follow_the_weapon(
     assert page.locator("select[name='action']").bounding_box()["y"] < viewport["height"]
     assert page.is_visible("select[name='preset.atk_weapon']")
     assert not page.is_visible("input[name='attacker.pv']")
-    expect(page.locator("[data-adjust='weapon.attacker'] .adjust-line")).to_have_text("Épée : mêlée, 2 dés bleus")
+    expect(page.locator("[data-adjust='weapon.attacker'] .adjust-line")).to_have_text("« Épée » : mêlée, 2 dés bleus")
     page.fill("input[name='dice.defense.1']", "4")  # the Gobelin's blue die, typed before the weapon changes
     select = "select[name='preset.atk_weapon']"
     page.select_option(select, label=_option(page, select, "Épée longue"))
     expect(page.locator("[data-adjust='weapon.attacker'] .adjust-line")).to_have_text(
-        "Épée longue : mêlée, 2 dés noirs"
+        "« Épée longue » : mêlée, 2 dés noirs"
     )
     titles = page.eval_on_selector_all("input.die", "els => els.map(e => e.title)")
     assert len(titles) == 3
@@ -85,7 +85,7 @@ def test_the_page_leads_with_the_choices_and_the_dice_follow_the_weapon(
     page.select_option(select, label=_option(page, select, "Arc court"))
     expect(page.locator(".settle-notes")).to_contain_text("« Arc court » ne s'utilise qu'à distance")
     assert page.input_value("select[name='mode']") == "distance"
-    assert "à 2 cases" in page.inner_text("#scene .scene")
+    assert "à 2 cases" in " ".join(page.inner_text("#scene .scene").split())  # « à 2 cases », no-break space
     shot(page, f"aventuriers-table-{label}")
     page.click("#resolve-button")
     page.wait_for_selector("#story")

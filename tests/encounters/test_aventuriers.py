@@ -3,6 +3,7 @@ board in their sheets, whole fights over two turns (melee, Riposte, a kill and i
 phases), the Attaque d'opportunité at the start of the Aventuriers' phase, engagements started and
 ended, undo of a kill, gauges, export and import."""
 
+import html
 import json
 
 import pytest
@@ -94,6 +95,14 @@ def test_a_bestiary_monster_joins_with_its_card_pv_px_dice_and_talents(client, e
     assert spider.state["attaque_opportunite"] is True
     assert spider.state["opportunity"] is True
     assert spider.state["weapon"]["diagonals"] is True
+    # the card's grammar comes with it (issue 15): the page and the log say « l'Araignée géante »
+    assert goblin["grammar"] == {"article": "defini", "gender": "m", "elision": "auto"}
+    assert spider.state["grammar"] == {"article": "defini", "gender": "f", "elision": "auto"}
+    url = open_calculator(
+        client, encounter, "aventuriers", attacker=spider, defender=encounter.combatants.get(name="Gobelin 1")
+    )
+    assert "attacker.grammar.gender=f" in url
+    assert "defender.grammar.article=defini" in url
 
 
 def test_elwen_fights_a_goblin_and_an_orc_over_two_turns_through_the_pages(client, encounter):
@@ -118,13 +127,13 @@ def test_elwen_fights_a_goblin_and_an_orc_over_two_turns_through_the_pages(clien
     assert (s["Elwen"]["engaged_with"], s["Gobelin"]["engaged_with"]) == ("Gobelin", "Elwen")
     assert s["Elwen"]["acted"] is True
     entry = last(encounter)
-    assert entry.title == "Elwen contre Gobelin : Cible blessée"
-    assert "Gobelin — PV actuels : 3 → 1" in entry.lines
-    assert "Elwen — Engagé avec : — → Gobelin" in entry.lines
-    assert "Rencontre — Début de la phase des Aventuriers (Attaques d'opportunité) : oui → non" in entry.lines
-    assert "Elwen et Gobelin sont engagés au combat." in entry.story
+    assert entry.title == "Elwen contre le Gobelin\u202f: Cible blessée"
+    assert "Gobelin — PV actuels\u202f: 3 → 1" in entry.lines
+    assert "Elwen — Engagé avec\u202f: — → Gobelin" in entry.lines
+    assert "Rencontre — Début de la phase des Aventuriers (Attaques d'opportunité)\u202f: oui → non" in entry.lines
+    assert "Elwen et le Gobelin sont engagés au combat." in entry.story
     text = page(client, encounter)
-    assert "engagement : Gobelin" in text
+    assert "engagement\u202f: Gobelin" in text
     assert "case 3, 3 · Sud ↓" in text
 
     advance(client, encounter)
@@ -143,7 +152,7 @@ def test_elwen_fights_a_goblin_and_an_orc_over_two_turns_through_the_pages(clien
     assert (s["Orc"]["pv"], s["Elwen"]["pv"]) == (3, 8)
     assert s["Elwen"]["engaged_with"] == "Gobelin, Orc"
     assert s["Orc"]["acted"] is True
-    assert "Orc — PV actuels : 5 → 3" in last(encounter).lines
+    assert "Orc — PV actuels\u202f: 5 → 3" in last(encounter).lines
 
     # The Goblin: bleu 3 = 💥💥 against noir 4 = 🛡 and bleu 6 = ⚡⚡: 1 PV, +2 stamina, no Riposte.
     play(
@@ -175,8 +184,8 @@ def test_elwen_fights_a_goblin_and_an_orc_over_two_turns_through_the_pages(clien
     assert s["Elwen"]["px"] == 2
     assert (s["Elwen"]["engaged_with"], s["Orc"]["engaged_with"]) == ("Orc", "Elwen")
     entry = last(encounter)
-    assert entry.title == "Elwen contre Gobelin : Cible tuée"
-    assert "Gobelin est tué et retiré du plateau : Elwen gagne 2 PX (2 en tout)." in entry.story
+    assert entry.title == "Elwen contre le Gobelin\u202f: Cible tuée"
+    assert "Le Gobelin est tué et retiré du plateau\u202f: Elwen gagne 2\u00a0PX (2 en tout)." in entry.story
     text = page(client, encounter)
     assert "mort — retiré du plateau" in text
     assert "retirés du plateau : le combat est gagné" not in text  # the Orc still stands
@@ -216,8 +225,8 @@ def test_a_riposte_that_kills_the_attacking_monster_gives_its_px_to_the_defender
     )
     s = states(encounter)
     assert (s["Gobelin"]["pv"], s["Elwen"]["pv"], s["Elwen"]["px"]) == (0, 8, 2)
-    assert "Gobelin est tué et retiré du plateau : Elwen gagne 2 PX (2 en tout)." in last(encounter).story
-    assert "Tous les Monstres sont retirés du plateau : le combat est gagné." in page(client, encounter)
+    assert "Le Gobelin est tué et retiré du plateau\u202f: Elwen gagne 2\u00a0PX (2 en tout)." in last(encounter).story
+    assert "Tous les monstres sont retirés du plateau\u202f: le combat est gagné." in page(client, encounter)
 
 
 def test_an_attaque_d_opportunite_opens_the_aventuriers_phase_and_the_first_blow_closes_it(client, encounter):
@@ -231,12 +240,12 @@ def test_an_attaque_d_opportunite_opens_the_aventuriers_phase_and_the_first_blow
     advance(client, encounter)
     assert encounter.clock == {"turn": 2, "phase": "aventuriers", "opening": True}
     assert (
-        "Araignée géante, libre de tout engagement, peut porter une Attaque d'opportunité (Elwen dans sa zone "
+        "L'Araignée géante, libre de tout engagement, peut porter une Attaque d'opportunité (Elwen dans sa zone "
         "d'attaque)." in last(encounter).story
     )
     text = page(client, encounter)
     assert "Tour 2 — début de la phase des Aventuriers" in text
-    assert "Attaque d&#x27;opportunité possible pour Araignée géante." in text
+    assert "Attaque d&#x27;opportunité possible pour l&#x27;Araignée géante." in text
 
     # The spider's noir 3 = 💥💥💥 and bleu 3 = 💥💥: 5 flash damage; Elwen's flash defence takes
     # 2 dice, her protection first: noir 4 = 🛡, bleu 1 = 💥 → 4 PV.
@@ -292,12 +301,12 @@ def test_shooting_another_target_ends_the_engagement_on_both_sheets(client, enco
     assert s["Elwen"]["weapon"]["reach"] == "distance"
     assert s["Gobelin archer"]["engaged_with"] == ""  # a ranged attack does not engage
     assert (
-        "En attaquant à distance ou par un sort une autre cible, Elwen rompt son engagement avec Gobelin."
+        "En attaquant une autre cible à distance ou par un sort, Elwen rompt son engagement avec le Gobelin."
         in last(encounter).story
     )
     # the Gobelin lets go at once: the exchange saw every figure present
     assert s["Gobelin"]["engaged_with"] == ""
-    assert "Gobelin n'est plus engagé avec Elwen." in last(encounter).story
+    assert "Le Gobelin n'est plus engagé avec Elwen." in last(encounter).story
     assert "mais pas l&#x27;inverse" not in page(client, encounter)
 
 
@@ -315,7 +324,7 @@ def test_walking_away_in_the_sheet_ends_the_engagement(client, encounter):
     s = states(encounter)
     assert (s["Elwen"]["engaged_with"], s["Orc"]["engaged_with"]) == ("", "")
     assert (
-        "L'engagement entre Elwen et Orc prend fin : aucun des deux n'est plus dans la zone d'attaque de l'autre."
+        "L'engagement entre Elwen et l'Orc prend fin\u202f: aucun des deux n'est plus dans la zone d'attaque de l'autre."
         in last(encounter).story
     )
 
@@ -330,7 +339,7 @@ def test_the_gauges_spend_stamina_and_px_and_refuse_to_go_below_zero(client, enc
     encounter.refresh_from_db()
     refused = client.post(url, {"version": encounter.version, "field": "stamina", "delta": "-1"})
     assert refused.status_code == 422
-    assert "Stamina : doit être entre 0 et 99 (reçu -1)." in refused.content.decode()
+    assert "Stamina\u202f: doit être entre 0 et 99 (reçu \u22121)." in html.unescape(refused.content.decode())
 
 
 def test_an_encounter_exported_mid_fight_imports_with_its_board_and_engagements(client, encounter):

@@ -17,6 +17,7 @@ from calculator.templatetags.estoc import render_field
 from rulesets.aventuriers.engine import plan
 from rulesets.aventuriers.model import DEFAULT_DICE, Action, Facing, Scenario
 from rulesets.aventuriers.zones import grid, report
+from rulesets.core.french import count, join, quote, typography
 from rulesets.core.request import Resolution
 
 register = template.Library()
@@ -37,7 +38,7 @@ def row_count(rows: dict[str, int] | None, path: str) -> int:
 
 def _verdict(ok: bool, yes: str, no: str, reasons: tuple[str, ...] = ()) -> SafeString:
     text = yes if ok else no + (" : " + ", ".join(reasons) if reasons else "")
-    return fmt('<li class="{}">{}</li>', "ok" if ok else "no", text)
+    return fmt('<li class="{}">{}</li>', "ok" if ok else "no", typography(text))
 
 
 def _facing_buttons(group: str, label: str, current: Facing) -> SafeString:
@@ -57,7 +58,7 @@ def _facing_buttons(group: str, label: str, current: Facing) -> SafeString:
             for f in Facing
         ),
     )
-    return fmt("{} {}", label, buttons)
+    return fmt("{} {}", typography(label), buttons)
 
 
 @register.simple_tag
@@ -110,7 +111,11 @@ def board_grid(scenario: Scenario | None) -> SafeString:
         _facing_buttons("afacing", _("Tourner l'attaquant :"), board.attacker_facing),
         _facing_buttons("tfacing", _("Tourner la cible :"), board.target_facing),
     )
-    far = "" if z.distance <= radius else _("(l'attaquant est à {n} cases, hors du dessin)").format(n=z.distance)
+    far = (
+        ""
+        if z.distance <= radius
+        else _("(l'attaquant est à {n}, hors du dessin)").format(n=count(z.distance, _("case")))
+    )
     verdicts = SafeString(
         "".join(
             [
@@ -124,10 +129,13 @@ def board_grid(scenario: Scenario | None) -> SafeString:
     return fmt(
         '<figure class="avt-board"><table class="avt-grid" aria-label="{label}"><tbody>{cells}</tbody></table>'
         '<figcaption>{turns}<p class="small mb-1">{legend} {far}</p><ul class="avt-verdicts">{verdicts}</ul></figcaption></figure>',
-        label=_("Grille : la cible au centre"),
+        label=typography(_("Grille : la cible au centre")),
         cells=SafeString("".join(cells)),
-        legend=_(
-            "C : la cible, A : l'attaquant (flèche : orientation). Jaune : zone d'attaque de l'attaquant ; gris : zone de dos de la cible."
+        legend=typography(
+            _(
+                "C : la cible, A : l'attaquant (flèche : orientation). Jaune : zone d'attaque de l'attaquant ; "
+                "gris : zone de dos de la cible."
+            )
         ),
         far=far,
         turns=turns,
@@ -167,7 +175,9 @@ def _die_table_html() -> str:
     )
     return fmt(
         '<table class="table table-sm avt-dice"><caption>{}</caption><tbody>{}</tbody></table>',
-        _("Faces des dés de combat : le numéro de face à taper pour chaque dé (modifiables dans l'administration)"),
+        typography(
+            _("Faces des dés de combat : le numéro de face à taper pour chaque dé (modifiables dans l'administration)")
+        ),
         body,
     )
 
@@ -189,7 +199,7 @@ def next_exchanges(resolution: Resolution | None) -> SafeString:
     )
     return fmt(
         '<div class="avt-next-box alert alert-light"><p class="mb-1">{}</p>{}</div>',
-        _("Échange suivant (PV, stamina et engagement conservés, nouveaux dés) :"),
+        typography(_("Échange suivant (PV, stamina et engagement conservés, nouveaux dés) :")),
         items,
     )
 
@@ -210,7 +220,7 @@ def die_field(form: ScenarioForm, *parts: Any) -> SafeString:
     current = "" if bound.value() is None else str(bound.value())
     choices = table_mode.die_types()
     if current not in {key for key, _label in choices}:
-        choices.append((current, _("«\u00a0{key}\u00a0»\u00a0: dé inconnu").format(key=current)))
+        choices.append((current, typography(_("{key} : dé inconnu").format(key=quote(current)))))
     field = forms.ChoiceField(choices=choices, label=bound.label, required=False, initial=bound.initial)
     return render_field(BoundField(form, field, name))
 
@@ -235,9 +245,9 @@ def board_verdict(scenario: Scenario | None) -> str:
     p = plan(scenario)
     if p.reasons:
         head = _("impossible") if scenario.board.enforce else _("avis")
-        return _("{head}\u00a0: {reasons}").format(head=head, reasons=", ".join(p.reasons))
+        return typography(_("{head} : {reasons}").format(head=head, reasons=join(list(p.reasons))))
     where = _("de dos") if p.back_attack else _("de face")
-    far = _("au contact") if p.zones.adjacent else _("à\u00a0{n}\u00a0cases").format(n=p.zones.distance)
+    far = _("au contact") if p.zones.adjacent else _("à\u00a0{n}").format(n=count(p.zones.distance, _("case")))
     return f"{where}, {far}"
 
 

@@ -9,12 +9,14 @@ from typing import Any
 from rulesets.aventuriers.engine import dice_for, resolve
 from rulesets.aventuriers.model import DiceGroup, Fighter, Scenario, Side, Weapon
 from rulesets.core.dice import fixed_roll
+from rulesets.core.french import DEFINITE_M, PROPER_F
 from rulesets.core.results import Result
 
 
 def hero(**changes: Any) -> Fighter:
     base = Fighter(
         name="Elwen",
+        grammar=PROPER_F,
         side=Side.AVENTURIER,
         pv=8,
         stamina=1,
@@ -27,6 +29,7 @@ def hero(**changes: Any) -> Fighter:
 def monster(**changes: Any) -> Fighter:
     base = Fighter(
         name="Orc",
+        grammar=DEFINITE_M,
         side=Side.MONSTRE,
         pv=5,
         px=4,

@@ -56,7 +56,7 @@ def test_the_target_defends_even_when_no_damage_was_rolled_and_gains_stamina() -
     scenario = Scenario(attacker=monster(weapon=Weapon(dice=(DiceGroup("bleu", 1),))), defender=hero())
     result = play(scenario, {"attaque.1": 6, "defense.1": 6, "defense.2": 6})
     assert result.numbers["damage"] == 0
-    assert result.events_of("defence_roll")[0].label.endswith("(se défend même sans dégât)")
+    assert result.events_of("defence_roll")[0].label == "Jet de défense d'Elwen (2\u00a0dés, même sans dégât)"
     assert result.numbers["defender_stamina_gained"] == 1 + 2  # noir 6 = 💥🛡⚡, bleu 6 = ⚡⚡
 
 
@@ -228,7 +228,7 @@ def test_the_game_master_may_override_the_zones() -> None:
     scenario = Scenario(attacker=hero(), defender=monster(), board=aside)
     result = play(scenario, {"attaque.1": 3, "attaque.2": 3, "defense.1": 1, "defense.2": 1})
     assert result.outcome == "blesse"
-    assert result.events_of("not_allowed")[0].label.startswith("Avis des zones ignoré par le MJ : ")
+    assert result.events_of("not_allowed")[0].label.startswith("Avis des zones ignoré par le MJ\u202f: ")
 
 
 def test_a_killed_monster_gives_its_px_to_the_aventurier() -> None:
@@ -341,7 +341,7 @@ def test_a_monster_certain_to_be_killed_still_defends() -> None:
     scenario = Scenario(attacker=hero(weapon=Weapon(dice=(DiceGroup("noir", 3),))), defender=monster(pv=2))
     result = play(scenario, {"attaque.1": 3, "attaque.2": 3, "attaque.3": 3, "defense.1": 5, "defense.2": 4})
     # 9 💥 against at most 2 + 1 🛡 and 2 PV: the Orc is sure to die and rolls its defence anyway
-    assert result.events_of("defence_roll")[0].label.endswith("(se défend même certain d'être tué)")
+    assert result.events_of("defence_roll")[0].label == "Jet de défense de l'Orc (2\u00a0dés, même certain d'être tué)"
     assert result.numbers["defence_dice"] == 2
     assert result.numbers["shields"] == 3
     assert result.outcome == "tue"
