@@ -15,7 +15,7 @@ from accounts import services
 from accounts.forms import AcceptForm, InviteForm
 from accounts.models import Invitation
 
-ERROR_INVITATION = "Cette invitation n'est plus valable (déjà utilisée ou expirée) : demandez-en une nouvelle."
+ERROR_INVITATION = "Cette invitation n'est plus valable (déjà utilisée ou expirée)\u202f: demandez-en une nouvelle."
 
 
 @login_required

@@ -1,4 +1,5 @@
-"""The admin of shared results and short links (issue 17, finding 2: nobody could clean them up)."""
+"""The admin of shared results and short links (issue 17, finding 2: nobody could clean them up), and
+the admin site's French titles (issue 15, item 4)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from calculator.models import SharedResult, ShortLink
+
+# Issue 15, item 4: the admin in French, never « Administration de Django » (every app's name is
+# French too: the apps' ``verbose_name``, django-axes renamed by ``accounts.apps.AxesConfig``).
+admin.site.site_header = _("Administration d'Estoc")
+admin.site.site_title = _("Administration d'Estoc")
+admin.site.index_title = _("Bestiaire, comptes et partages")
 
 
 class CreatorFilter(admin.SimpleListFilter):

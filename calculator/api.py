@@ -10,11 +10,12 @@ from ninja import NinjaAPI, Schema, Status
 
 from calculator import api_errors, json_input, services
 from calculator.views import page_path
+from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import odds_data, result_data
 from rulesets.core.schema import ScenarioError, json_schema
 
-ERROR_INVALID = "Requête invalide : voir les messages par champ."
+ERROR_INVALID = "Requête invalide\u202f: voir les messages par champ."
 ERROR_UNKNOWN_RULESET = "Système de règles inconnu."
 
 # The rate limits (API_RATE on every route, RESOLVE_RATE on resolve and odds) are counted before the
@@ -138,7 +139,7 @@ def request_schema(ruleset: Ruleset) -> dict[str, Any]:
     """JSON Schema of a resolve request of ``ruleset``."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": f"{ruleset.name} — requête",
+        "title": typography(f"{ruleset.name} — requête"),
         "type": "object",
         "properties": {
             "scenario": json_schema(ruleset.scenario_type),
@@ -197,7 +198,7 @@ def _register(ruleset: Ruleset) -> None:
     @api.get(
         f"/rulesets/{slug}/schema",
         response=dict[str, Any],
-        summary=f"{ruleset.name} : schéma",
+        summary=typography(f"{ruleset.name} : schéma"),
         operation_id=f"{slug}_schema",
     )
     def schema(request: HttpRequest) -> dict[str, Any]:
@@ -206,7 +207,7 @@ def _register(ruleset: Ruleset) -> None:
     @api.post(
         f"/rulesets/{slug}/resolve",
         response={200: ResolveOut, 400: ErrorOut, 413: ErrorOut},
-        summary=f"{ruleset.name} : résoudre",
+        summary=typography(f"{ruleset.name} : résoudre"),
         openapi_extra=body,
         operation_id=f"{slug}_resolve",
     )
@@ -220,7 +221,7 @@ def _register(ruleset: Ruleset) -> None:
     @api.post(
         f"/rulesets/{slug}/odds",
         response={200: OddsOut, 400: ErrorOut, 413: ErrorOut},
-        summary=f"{ruleset.name} : probabilités exactes",
+        summary=typography(f"{ruleset.name} : probabilités exactes"),
         openapi_extra=body,
         operation_id=f"{slug}_odds",
     )
@@ -234,7 +235,7 @@ def _register(ruleset: Ruleset) -> None:
     @api.get(
         f"/rulesets/{slug}/examples",
         response=list[ExampleOut],
-        summary=f"{ruleset.name} : exemples du livre",
+        summary=typography(f"{ruleset.name} : exemples du livre"),
         operation_id=f"{slug}_examples",
     )
     def examples(request: HttpRequest) -> list[dict[str, Any]]:
@@ -260,6 +261,6 @@ def unknown_ruleset(request: HttpRequest, slug: str, action: str) -> Status[Any]
         404,
         {
             "message": ERROR_UNKNOWN_RULESET,
-            "errors": {"slug": f"« {slug} » n'est pas un système de règles disponible."},
+            "errors": {"slug": f"«\u202f{slug}\u202f» n'est pas un système de règles disponible."},
         },
     )

@@ -21,27 +21,34 @@ from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 
+from rulesets.core.french import typography
+
 API_PREFIX = "/api/"
 JSON = "application/json"
 logger = logging.getLogger("calculator.api")
 
 ERROR_BAD_REQUEST = "Requête invalide."
 ERROR_FORBIDDEN = "Accès refusé."
-ERROR_NOT_FOUND = "Adresse inconnue de l'API : la liste des adresses est dans /api/openapi.json."
-ERROR_NOT_ALLOWED = "Méthode {method} refusée à cette adresse (acceptées : {allowed})."
-ERROR_TOO_LARGE = "Corps de la requête trop volumineux : {n} octets au plus."
-ERROR_UNPROCESSABLE = "Requête illisible : voir les messages par champ."
+ERROR_NOT_FOUND = "Adresse inconnue de l'API\u202f: la liste des adresses est dans /api/openapi.json."
+ERROR_NOT_ALLOWED = "Méthode {method} refusée à cette adresse (acceptées\u202f: {allowed})."
+ERROR_TOO_LARGE = "Corps de la requête trop volumineux\u202f: {n}\u00a0octets au plus."
+ERROR_UNPROCESSABLE = "Requête illisible\u202f: voir les messages par champ."
 ERROR_FIELD = "Valeur refusée."
-ERROR_THROTTLED = "Trop de requêtes : patientez un peu, puis recommencez."
-ERROR_SERVER = "Erreur interne du serveur : la requête n'a pas abouti. L'incident est consigné ; réessayez plus tard."
+ERROR_THROTTLED = "Trop de requêtes\u202f: patientez un peu, puis recommencez."
+ERROR_SERVER = (
+    "Erreur interne du serveur\u202f: la requête n'a pas abouti. L'incident est consigné\u202f; réessayez plus tard."
+)
 ERROR_OTHER = "Erreur {status}."
 # headers an error answer keeps when it becomes JSON
 KEPT_HEADERS = ("Allow", "Retry-After")
 
 
 def error_body(message: str, errors: dict[str, str] | None = None) -> dict[str, Any]:
-    """The API's error format; ``errors`` defaults to the message on ``__all__``."""
-    return {"message": message, "errors": errors if errors is not None else {"__all__": message}}
+    """The API's error format; ``errors`` defaults to the message on ``__all__``. Every message in
+    French typography (issue 15), whoever wrote it."""
+    message = typography(message)
+    shown = {k: typography(v) if isinstance(v, str) else v for k, v in errors.items()} if errors is not None else None
+    return {"message": message, "errors": shown if shown is not None else {"__all__": message}}
 
 
 def json_error(status: int, message: str, errors: dict[str, str] | None = None) -> HttpResponse:

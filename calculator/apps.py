@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class CalculatorConfig(AppConfig):
     name = "calculator"
-    verbose_name = "Estoc"
+    verbose_name = "Partages et liens courts"  # its models: shared results, short links (admin)
 
     def ready(self) -> None:
         from django.utils.translation import get_language, gettext

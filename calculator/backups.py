@@ -139,7 +139,7 @@ def write(document: dict[str, Any], path: str) -> None:
     try:
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
-        raise BackupError(f"Impossible d'écrire dans « {target.parent} » : {_os_reason(exc)}.") from None
+        raise BackupError(f"Impossible d'écrire dans «\u202f{target.parent}\u202f»\u202f: {_os_reason(exc)}.") from None
     try:
         with os.fdopen(handle, "wb") as raw:
             if path.endswith(".gz"):
@@ -152,14 +152,14 @@ def write(document: dict[str, Any], path: str) -> None:
         os.replace(temporary, target)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
-        raise BackupError(f"Impossible d'écrire « {path} » : {_os_reason(exc)}.") from None
+        raise BackupError(f"Impossible d'écrire «\u202f{path}\u202f»\u202f: {_os_reason(exc)}.") from None
 
 
 def read(path: str, stdin: IO[bytes] | None = None) -> dict[str, Any]:
     """The backup document in ``path`` (``-``: ``stdin``), gzip or not, its header checked.
 
     Raises :class:`BackupError` (French) for anything that is not an Estoc backup of this version."""
-    name = "l'entrée standard" if path == "-" else f"« {path} »"
+    name = "l'entrée standard" if path == "-" else f"«\u202f{path}\u202f»"
     try:
         if path == "-":
             if stdin is None:
@@ -168,31 +168,31 @@ def read(path: str, stdin: IO[bytes] | None = None) -> dict[str, Any]:
         else:
             data = Path(path).read_bytes()
     except OSError as exc:
-        raise BackupError(f"Impossible de lire {name} : {_os_reason(exc)}.") from None
+        raise BackupError(f"Impossible de lire {name}\u202f: {_os_reason(exc)}.") from None
     if data[:2] == GZIP_MAGIC:
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError):
-            raise BackupError(f"{name} : fichier gzip illisible ou tronqué.") from None
+            raise BackupError(f"{name}\u202f: fichier gzip illisible ou tronqué.") from None
     try:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise BackupError(f"{name} n'est pas une sauvegarde d'Estoc : ce n'est pas du JSON lisible.") from None
+        raise BackupError(f"{name} n'est pas une sauvegarde d'Estoc\u202f: ce n'est pas du JSON lisible.") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BackupError(
-            f"{name} n'est pas une sauvegarde d'Estoc (l'en-tête « format : {FORMAT} » manque). "
+            f"{name} n'est pas une sauvegarde d'Estoc (l'en-tête «\u202fformat\u202f: {FORMAT}\u202f» manque). "
             "Une sortie de dumpdata se charge avec loaddata, pas avec restore."
         )
     version = document.get("version")
     if version != VERSION or isinstance(version, bool):
         raise BackupError(
-            f"{name} : sauvegarde de version {version!r}, que cette version d'Estoc ne sait pas lire "
+            f"{name}\u202f: sauvegarde de version {version!r}, que cette version d'Estoc ne sait pas lire "
             f"(elle lit la version {VERSION})."
         )
     objects = document.get("objects")
     if not isinstance(objects, list) or document.get("count") != len(objects):
         raise BackupError(
-            f"{name} : sauvegarde incomplète ou altérée (le nombre d'objets ne correspond pas à l'en-tête)."
+            f"{name}\u202f: sauvegarde incomplète ou altérée (le nombre d'objets ne correspond pas à l'en-tête)."
         )
     return document
 
@@ -207,10 +207,12 @@ def _check_models(objects: list[Any], using: str) -> None:
             or not isinstance(item.get("model"), str)
             or not isinstance(item.get("fields"), dict)
         ):
-            raise BackupError(f"Objet n° {number} illisible : il lui faut « model » et « fields ».")
+            raise BackupError(
+                f"Objet n° {number} illisible\u202f: il lui faut «\u202fmodel\u202f» et «\u202ffields\u202f»."
+            )
         if item["model"].lower() not in allowed:
             raise BackupError(
-                f"Objet n° {number} : le modèle « {item['model']} » n'est pas de ceux qu'une sauvegarde contient "
+                f"Objet n° {number}\u202f: le modèle «\u202f{item['model']}\u202f» n'est pas de ceux qu'une sauvegarde contient "
                 "(inconnu ici, ou reconstruit par les migrations)."
             )
 
@@ -281,7 +283,7 @@ def restore(document: dict[str, Any], *, replace: bool = False, using: str = DEF
     except Exception as exc:
         where = f" à l'objet n° {current[0]} ({current[1]})" if current[0] else ""
         raise BackupError(
-            f"Restauration annulée{where}, la base n'a pas été modifiée. Détail technique : {type(exc).__name__} : {exc}"
+            f"Restauration annulée{where}, la base n'a pas été modifiée. Détail technique\u202f: {type(exc).__name__}\u202f: {exc}"
         ) from exc
     finally:
         bestiary_cache.invalidate()  # after the transaction: no process may cache the rows it replaced

@@ -56,7 +56,7 @@ FORWARDED_HEADERS = (
 MAX_HOPS = 64
 
 ERROR_SETTING = (
-    "TRUSTED_PROXIES : « {value} » n'est ni un nombre de proxys ni une liste d'adresses ou de réseaux "
+    "TRUSTED_PROXIES\u202f: «\u202f{value}\u202f» n'est ni un nombre de proxys ni une liste d'adresses ou de réseaux "
     "séparés par des virgules ({reason})."
 )
 

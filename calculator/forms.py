@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from calculator.plugins import WebPlugin
 from rulesets.core.dice import DiceSpec
+from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset
 from rulesets.core.schema import FieldInfo, Spec, fields_of, flatten, parse_index, to_data
 
@@ -29,7 +30,10 @@ MARKER = "_f"
 # a row's field (``npcs.2.menace``): ASCII digits only (``\d`` takes '٣', which ``int`` reads as 3);
 # an index is then bounded by :func:`rulesets.core.schema.parse_index` and the list's size
 _ROW = re.compile(r"^(?P<list>.+?)\.(?P<index>[0-9]+)\.")
-ERROR_ROW = "« {key} » désigne la ligne « {index} » de « {label} », qui en compte {limit} au plus (numéros 0 à {last})."
+ERROR_ROW = (
+    "«\u202f{key}\u202f» désigne la ligne «\u202f{index}\u202f» de «\u202f{label}\u202f», qui en compte {limit} au plus "
+    "(numéros 0 à {last})."
+)
 
 
 def _is_dataclass_type(tp: Any) -> bool:
@@ -191,10 +195,16 @@ def form_field(leaf: Leaf, initial: Any) -> forms.Field:
     info = leaf.info
     spec = info.spec
     tp = info.type
-    common: dict[str, Any] = {"label": spec.label, "required": False, "help_text": spec.help, "initial": initial}
+    # the ruleset's labels, help texts and choices in French typography, as the engine's texts are (issue 15)
+    common: dict[str, Any] = {
+        "label": typography(str(spec.label)),
+        "required": False,
+        "help_text": typography(str(spec.help)) if spec.help else spec.help,
+        "initial": initial,
+    }
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         labels = tp.labels() if hasattr(tp, "labels") else {m.value: m.value for m in tp}
-        return forms.ChoiceField(choices=list(labels.items()), **common)
+        return forms.ChoiceField(choices=[(k, typography(str(v))) for k, v in labels.items()], **common)
     if tp is bool:
         return forms.BooleanField(**common)
     if tp is int:
@@ -267,7 +277,7 @@ class ScenarioForm(forms.Form):
         self.fields["seed"] = forms.CharField(
             label=_("Graine"),
             required=False,
-            help_text=_("Vide : une nouvelle graine. La même graine rejoue les mêmes dés."),
+            help_text=_("Vide\u202f: une nouvelle graine. La même graine rejoue les mêmes dés."),
             widget=forms.TextInput(attrs={"inputmode": "numeric"}),
         )
 
@@ -277,7 +287,7 @@ class ScenarioForm(forms.Form):
         for slot in spec.slots:
             faces = slot.die.describe_faces()
             self.fields[f"dice.{slot.key}"] = forms.CharField(
-                label=slot.label,
+                label=typography(slot.label),
                 required=False,
                 widget=forms.TextInput(
                     attrs={
@@ -293,7 +303,7 @@ class ScenarioForm(forms.Form):
                         "hx-preserve": "true",
                         "placeholder": "?",
                         "data-width": str(max(len(str(f)) for f in slot.die.faces)),
-                        "title": _("Faces : {faces}. Vide : lancé par le serveur.").format(faces=faces),
+                        "title": _("Faces\u202f: {faces}. Vide\u202f: lancé par le serveur.").format(faces=faces),
                     }
                 ),
             )

@@ -21,8 +21,8 @@ from pydantic_core import from_json
 MAX_DEPTH = 200  # pydantic_core's parser limit (jiter's default recursion limit)
 
 ERROR_NOT_JSON = "Le corps de la requête doit être un objet JSON valide."
-ERROR_TOO_DEEP = "JSON imbriqué trop profondément : {n} niveaux au plus."
-ERROR_NOT_FINITE = "Nombre refusé : NaN, Infinity et les nombres hors de portée ne sont pas des nombres finis."
+ERROR_TOO_DEEP = "JSON imbriqué trop profondément\u202f: {n} niveaux au plus."
+ERROR_NOT_FINITE = "Nombre refusé\u202f: NaN, Infinity et les nombres hors de portée ne sont pas des nombres finis."
 ERROR_NUL = "Caractère nul (\\u0000) interdit dans un texte."
 _WHERE = re.compile(r"at line (\d+) column (\d+)")
 

@@ -68,10 +68,8 @@ from calculator.clientip import client_address
 
 logger = logging.getLogger(__name__)
 
-ERROR_THROTTLED = "Trop de requêtes : réessayez dans {wait}."
-ERROR_RATE = (
-    "{name} : « {value} » n'est pas une limite (attendu : N/s, N/m, N/h ou N/d, par exemple 60/m ; 0 pour aucune)."
-)
+ERROR_THROTTLED = "Trop de requêtes\u202f: réessayez dans {wait}."
+ERROR_RATE = "{name}\u202f: «\u202f{value}\u202f» n'est pas une limite (attendu\u202f: N/s, N/m, N/h ou N/d, par exemple 60/m\u202f; 0 pour aucune)."
 # what the page says was sent too often, per bucket
 WHAT = {
     "api": "requêtes à l'API",
@@ -297,7 +295,7 @@ def per_process_limits(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
         return []
     return [
         checks.Warning(
-            "Les limites de requêtes sont comptées par processus : le cache est en mémoire locale.",
+            "Les limites de requêtes sont comptées par processus\u202f: le cache est en mémoire locale.",
             hint="Définir REDIS_URL pour que tous les workers partagent les compteurs (calculator/limits.py).",
             id="estoc.W001",
         )

@@ -13,7 +13,7 @@ from rulesets.core.registry import Ruleset
 from rulesets.core.schema import ScenarioError, copy_data, flatten, parse, to_data
 
 ERROR_NOT_JSON = "Le corps de la requête doit être un objet JSON valide."
-ERROR_NOTHING_RESOLVED = "Aucun résultat : résolvez d'abord l'échange."
+ERROR_NOTHING_RESOLVED = "Aucun résultat\u202f: résolvez d'abord l'échange."
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:

@@ -76,7 +76,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",
-    "axes",
+    "accounts.apps.AxesConfig",  # django-axes, its admin section named in French (accounts/apps.py)
     "calculator",
     "accounts",
     "encounters",

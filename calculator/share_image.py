@@ -33,6 +33,7 @@ from django.template.loader import render_to_string
 
 from calculator.models import SharedResult
 from calculator.sharing import MAG_COLOUR, PHYS_COLOUR
+from rulesets.core.french import count, typography
 from rulesets.core.i18n import fr_percent
 from rulesets.core.registry import load_all
 from rulesets.core.schema import ScenarioError
@@ -413,7 +414,7 @@ def odds_rows(shared: SharedResult) -> list[tuple[str, float, bool]]:
     except ScenarioError:
         return []
     outcome = shared.result.get("outcome")
-    return [(label, float(p), code == outcome) for code, label, p in odds.outcomes]
+    return [(typography(label), float(p), code == outcome) for code, label, p in odds.outcomes]
 
 
 BAR_X = CONTENT_X + 270
@@ -440,7 +441,9 @@ def _odds(layout: Layout, rows: list[tuple[str, float, bool]], tone: str) -> Non
 # 10,800: 3.5 s of resvg and 125 MB of canvas, for an image no chat or wiki shows whole.
 MAX_HEIGHT = 3000
 FOOTER_ROOM = 90  # the cut notice and the credit line
-CUT_NOTICE = "Image coupée à {height} pixels de haut : {lines} de plus sur la page du résultat, /r/{share_id}."
+CUT_NOTICE = (
+    "Image coupée à {height}\u00a0pixels de haut\u202f: {lines} de plus sur la page du résultat, /r/{share_id}."
+)
 
 
 def _cut(layout: Layout, share_id: str) -> None:
@@ -456,7 +459,7 @@ def _cut(layout: Layout, share_id: str) -> None:
             rects.append(r if r.y + r.height <= bottom else Rect(r.x, r.y, r.width, bottom - r.y, r.fill, r.rx))
     layout.rects = rects
     layout.y = bottom + 8
-    lines = f"{left_out} ligne{'s' if left_out > 1 else ''}"
+    lines = count(left_out, "ligne")
     height = f"{MAX_HEIGHT * ZOOM:,}".replace(",", "\u00a0")
     notice = CUT_NOTICE.format(height=height, lines=lines, share_id=share_id)
     layout.y += layout.paragraph(notice, MARGIN, WIDTH - 2 * MARGIN, 13, 19, bold=True) + 8
@@ -469,7 +472,7 @@ def layout_for(shared: SharedResult) -> Layout:
     r = shared.result
     tone = str(r.get("tone", "neutral"))
     layout = Layout()
-    _header(layout, ruleset.name if ruleset else shared.ruleset, shared.id)
+    _header(layout, typography(ruleset.name) if ruleset else shared.ruleset, shared.id)
     if shared.scene:
         frame = _frame(layout, "La scène")
         layout.y += layout.paragraph(shared.scene, CONTENT_X, CONTENT_WIDTH, 14, 21)
@@ -499,7 +502,9 @@ def render_svg(shared: SharedResult) -> str:
         "layout": layout,
         "sans": SANS,
         "page": PAGE,
-        "title": clean(f"{ruleset.name if ruleset else shared.ruleset} — {shared.result.get('outcome_label', '')}"),
+        "title": clean(
+            typography(f"{ruleset.name if ruleset else shared.ruleset} — {shared.result.get('outcome_label', '')}")
+        ),
         "description": clean(" ".join(shared.story)),
     }
     return render_to_string("calculator/share_image.svg", context)

@@ -1,7 +1,8 @@
 """Link previews of a shared result (issue 19, item 2): what the OpenGraph and Twitter-card tags of
 ``/r/<id>`` say, so that a link pasted in Discord, Matrix, Mastodon or a forum shows the result.
 
-The title names who faces whom and the outcome (« Aldric contre Arbalétrier : Réussite partielle »).
+The title names who faces whom and the outcome (« Aldric contre l'Arbalétrier : Réussite partielle »),
+each name with its article (issue 15).
 No ruleset is special-cased: the names come from the roles each ruleset already declares for its
 encounter pages (``rulesets/<slug>/encounter.py``: ``pc`` then ``npcs``, ``attacker`` then
 ``defenders``…), in their declared order, the acting role first. Two generic rules refine it:
@@ -17,6 +18,7 @@ ruleset's name and the outcome.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +26,9 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
+from calculator.grammar import noun_of
 from calculator.models import SharedResult
+from rulesets.core.french import Noun, capitalize, count, join, typography
 
 DESCRIPTION_MAX = 200
 NAMES_SHOWN = 3
@@ -42,20 +46,26 @@ def _roles(slug: str) -> tuple[str, ...]:
     return ()
 
 
-def _names(value: Any) -> list[str]:
+def _nouns(value: Any) -> list[Noun]:
+    """The named combatants of a role's value, each with the grammar its scenario gives its name
+    (issue 15: « contre l'Arbalétrier », never « contre Arbalétrier » for a common noun)."""
     items = value if isinstance(value, list) else [value]
-    return [str(i["name"]).strip() for i in items if isinstance(i, Mapping) and str(i.get("name", "")).strip()]
+    return [
+        noun_of(str(item["name"]).strip(), item)
+        for item in items
+        if isinstance(item, Mapping) and str(item.get("name", "")).strip()
+    ]
 
 
-def sides(shared: SharedResult) -> list[list[str]]:
+def sides(shared: SharedResult) -> list[list[Noun]]:
     """The names on each side of the scene, the acting side first (the module's docstring)."""
     scenario = shared.result.get("scenario") or shared.request.get("scenario") or {}
     if not isinstance(scenario, Mapping):
         return []
     scene = shared.scene
-    found: list[tuple[str, list[str]]] = []
+    found: list[tuple[str, list[Noun]]] = []
     for key in _roles(shared.ruleset):
-        names = [n for n in _names(scenario.get(key)) if n in scene]
+        names = [n for n in _nouns(scenario.get(key)) if n.text in scene]
         if names:
             found.append((key, names))
     mode = str(scenario.get("mode", ""))
@@ -65,41 +75,44 @@ def sides(shared: SharedResult) -> list[list[str]]:
     return [names for _key, names in found]
 
 
-def french_list(names: list[str]) -> str:
-    """« A », « A et B », « A, B et C », « A, B, C et 2 autres » (at most ``NAMES_SHOWN`` named)."""
-    if len(names) > NAMES_SHOWN:
-        rest = len(names) - NAMES_SHOWN
-        return f"{', '.join(names[:NAMES_SHOWN])} et {rest} autre{'s' if rest > 1 else ''}"
-    if len(names) == 1:
-        return names[0]
-    return f"{', '.join(names[:-1])} et {names[-1]}"
+def french_list(names: list[Noun]) -> str:
+    """« A », « A et B », « A, B et C », « A, B, C et 2 autres » (at most ``NAMES_SHOWN`` named),
+    each name with its article (« l'Orc et les Loups »)."""
+    said = [n.subject for n in names]
+    if len(said) > NAMES_SHOWN:
+        return join([*said[:NAMES_SHOWN], count(len(said) - NAMES_SHOWN, "autre")])
+    return join(said)
 
 
 def title(shared: SharedResult, ruleset_name: str) -> str:
-    """« Aldric contre Arbalétrier : Réussite partielle »; one side: « Rübezahl et Serpent à
-    Sornettes : Action résolue »; no names: « enCORE — conflits : Réussite »."""
+    """« Aldric contre l'Arbalétrier : Réussite partielle »; one side: « Rübezahl et le
+    Serpent à Sornettes : Action résolue »; no names: « enCORE — conflits : Réussite »."""
     outcome = str(shared.result.get("outcome_label", "")).strip()
     found = sides(shared)
     if not found:
         who = ruleset_name
     elif len(found) == 1:
-        who = french_list(found[0])
+        who = capitalize(french_list(found[0]))
     else:
-        who = f"{french_list(found[0])} contre {french_list(found[1])}"
-    return f"{who} : {outcome}" if outcome else who
+        who = capitalize(f"{french_list(found[0])} contre {french_list(found[1])}")
+    return typography(f"{who} : {outcome}" if outcome else who)
+
+
+_BLANKS = re.compile(r"[ \t\r\n\f\v]+")  # breaking white space only, never a no-break space
 
 
 def trimmed(text: str, limit: int = DESCRIPTION_MAX) -> str:
     """``text`` on one line; past ``limit`` characters, cut at the last word boundary before it,
-    with « … » (a preview shows a sentence, not a word cut in two)."""
-    text = " ".join(text.split())
+    with « … » (a preview shows a sentence, not a word cut in two). The no-break spaces stay (issue
+    15: « Touché\u202f! » is never cut there, nor made a plain space)."""
+    text = _BLANKS.sub(" ", text).strip()
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
     space = cut.rfind(" ")
     if space > limit // 2:
         cut = cut[:space]
-    return cut.rstrip(" ,;:—-") + "…"
+    return cut.rstrip(" ,;:—-\u00a0\u202f«") + "…"
 
 
 def description(shared: SharedResult) -> str:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from calculator import share_previews, sharing, short_links
 from calculator.models import SharedResult, ShortLink
+from rulesets.core.french import typography
 from rulesets.core.registry import load_all
 from rulesets.core.schema import ScenarioError
 
@@ -113,7 +114,7 @@ def _wiki_options(request: HttpRequest, item: SharedResult, url: str) -> tuple[s
         "heading": options["titres"],
         "image": options["image"],
         "image_url": request.build_absolute_uri(share_previews.image_path(item)),
-        "caption": share_previews.title(item, ruleset.name if ruleset else item.ruleset),
+        "caption": share_previews.title(item, typography(ruleset.name) if ruleset else item.ruleset),
     }
     return form, kwargs
 
@@ -130,7 +131,7 @@ def shared(request: HttpRequest, share_id: str) -> HttpResponse:
     url = request.build_absolute_uri(reverse("shared", args=[item.id]))
     capture_url = request.build_absolute_uri(reverse("shared_capture", args=[item.id]))
     ruleset = load_all().get(item.ruleset)
-    ruleset_name = ruleset.name if ruleset else item.ruleset
+    ruleset_name = typography(ruleset.name) if ruleset else item.ruleset
     wiki_form, wiki_options = _wiki_options(request, item, url)
     query = (
         urlencode({k: v for k, v in request.GET.items() if k in wiki_form.fields and v}) if wiki_form.is_valid() else ""
@@ -168,7 +169,11 @@ def shared_capture(request: HttpRequest, share_id: str) -> HttpResponse:
     return render(
         request,
         "calculator/capture.html",
-        {"item": item, "frames": sharing.as_rows(item), "ruleset_name": ruleset.name if ruleset else item.ruleset},
+        {
+            "item": item,
+            "frames": sharing.as_rows(item),
+            "ruleset_name": typography(ruleset.name) if ruleset else item.ruleset,
+        },
     )
 
 

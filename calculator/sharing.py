@@ -13,12 +13,13 @@ from django.http import QueryDict
 from calculator import plugins, services, short_links
 from calculator.models import SharedResult, request_digest, stored_json
 from rulesets.core import request as core_request
+from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.schema import ScenarioError
 
-ERROR_NOTHING_TO_SHARE = "Aucun résultat à partager : résolvez d'abord l'échange."
+ERROR_NOTHING_TO_SHARE = "Aucun résultat à partager\u202f: résolvez d'abord l'échange."
 ERROR_TOO_LARGE = (
-    "Ce résultat est trop volumineux pour être partagé : {size} octets, au plus {limit}. "
+    "Ce résultat est trop volumineux pour être partagé\u202f: {size}\u00a0octets, au plus {limit}. "
     "Son lien permanent, lui, le rejoue à l'identique."
 )
 DEFAULT_SHARE_MAX_BYTES = 256 * 1024
@@ -97,11 +98,11 @@ def share_drift(shared: SharedResult) -> str:
     """Empty when today's engine gives the same result; else why it would differ (French)."""
     ruleset = load_all().get(shared.ruleset)
     if ruleset is None:
-        return "Ce système de règles n'est plus disponible : le résultat est montré tel qu'il était."
+        return "Ce système de règles n'est plus disponible\u202f: le résultat est montré tel qu'il était."
     try:
         now = core_request.result_data(core_request.resolve(ruleset, shared.request))
     except ScenarioError:
-        return "Les règles actuelles n'acceptent plus cette situation : le résultat est montré tel qu'il était."
+        return "Les règles actuelles n'acceptent plus cette situation\u202f: le résultat est montré tel qu'il était."
     steps = [(e["label"], e["value"]) for e in now["events"]]
     before = [(e["label"], e["value"]) for e in shared.result.get("events", [])]
     if any(now[k] != shared.result.get(k) for k in _COMPARED) or steps != before:
@@ -216,12 +217,13 @@ def wikitext(
     lines += [*_wiki_heading("Résolution technique", heading), '{| class="wikitable"', "! Étape !! Valeur !! Règle"]
     dice = " ".join(f"{d['value']}" + ("" if d.get("typed") else "*") for d in r.get("dice", []))
     if dice:
-        lines += ["|-", f"| Dés (* : lancés par le serveur) || {wiki_escape(dice)} || graine {r.get('seed')}"]
+        lines += ["|-", f"| Dés (*\u202f: lancés par le serveur) || {wiki_escape(dice)} || graine {r.get('seed')}"]
     for group, events in shared.event_groups():
         if group:
             lines += ["|-", f'! colspan="3" | {wiki_escape(group)}']
         for e in events:
-            lines += ["|-", f"| {wiki_badges(e['label'])} || {wiki_badges(e['value'])} || {wiki_escape(e['rule'])}"]
+            rule = wiki_escape(typography(e["rule"]))
+            lines += ["|-", f"| {wiki_badges(e['label'])} || {wiki_badges(e['value'])} || {rule}"]
     lines += ["|}", "", *_wiki_heading("Résultat final", heading), '{| class="wikitable"']
     for _key, label, value in shared.summary:
         lines += ["|-", f"! {wiki_escape(label)}", f"| {wiki_badges(value)}"]
@@ -230,16 +232,16 @@ def wikitext(
 
 
 ERROR_WIKI_HEADING = (
-    "Paramètre « titres » : « {value} » n'est pas un niveau de titre ; choisissez de 2 à 6, "
-    "ou « aucun » (ou 0) pour des lignes en gras."
+    "Paramètre «\u202ftitres\u202f»\u202f: «\u202f{value}\u202f» n'est pas un niveau de titre\u202f; choisissez de 2 à 6, "
+    "ou «\u202faucun\u202f» (ou 0) pour des lignes en gras."
 )
 ERROR_WIKI_IMAGE = (
-    "Paramètre « image » : « {value} » n'est pas un choix ; choisissez « fichier » (la ligne "
-    "[[Fichier:…]]), « externe » (l'adresse de l'image) ou rien."
+    "Paramètre «\u202fimage\u202f»\u202f: «\u202f{value}\u202f» n'est pas un choix\u202f; choisissez «\u202ffichier\u202f» (la ligne "
+    "[[Fichier:…]]), «\u202fexterne\u202f» (l'adresse de l'image) ou rien."
 )
 WIKI_HEADING_CHOICES = (
     *((str(n), f"Niveau {n}" + (" (entre dans la table des matières)" if n == 2 else "")) for n in WIKI_HEADING_LEVELS),
-    ("aucun", "Aucun : lignes en gras"),
+    ("aucun", "Aucun\u202f: lignes en gras"),
 )
 WIKI_IMAGE_CHOICES = (
     ("", "Sans image"),
@@ -314,7 +316,7 @@ def markdown(shared: SharedResult, url: str) -> str:
         if group:
             lines.append(f"| **{md_escape(group)}** | | |")
         for e in events:
-            lines.append(f"| {md_escape(e['label'])} | {md_escape(e['value'])} | {md_escape(e['rule'])} |")
+            lines.append(f"| {md_escape(e['label'])} | {md_escape(e['value'])} | {md_escape(typography(e['rule']))} |")
     lines += ["", "### Résultat final", "", "| | |", "| --- | --- |"]
     for _key, label, value in shared.summary:
         lines.append(f"| {md_escape(label)} | {md_escape(value)} |")

@@ -62,12 +62,12 @@ _LZMA_FILTERS: list[dict[str, Any]] = [
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 
 ERROR_CORRUPT = (
-    "Ce lien est abîmé ou incomplet : son paramètre « z » ne se décode pas. Recopiez le lien en entier, "
+    "Ce lien est abîmé ou incomplet\u202f: son paramètre «\u202fz\u202f» ne se décode pas. Recopiez le lien en entier, "
     "ou rouvrez le résultat depuis la page qui l'a donné."
 )
-ERROR_TOO_LARGE = "Ce lien décompressé dépasserait {limit} Kio : il n'a pas été ouvert."
-ERROR_TOO_MANY_FIELDS = "Ce lien compte trop de champs : il n'a pas été ouvert."
-ERROR_TWICE = "Ce lien a plusieurs paramètres « z » : il n'a pas été ouvert."
+ERROR_TOO_LARGE = "Ce lien décompressé dépasserait {limit}\u00a0Kio\u202f: il n'a pas été ouvert."
+ERROR_TOO_MANY_FIELDS = "Ce lien compte trop de champs\u202f: il n'a pas été ouvert."
+ERROR_TWICE = "Ce lien a plusieurs paramètres «\u202fz\u202f»\u202f: il n'a pas été ouvert."
 
 
 class LinkError(ScenarioError):

@@ -30,6 +30,7 @@ from calculator.forms import (
 from calculator.settling import RawForm
 from calculator.templatetags.estoc import adjust_line
 from encounters.context import CalculatorContext, calculator_context
+from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import Resolution
 from rulesets.core.schema import ScenarioError, flatten, to_data, unflatten
@@ -190,7 +191,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
             if request.method == "POST" and not request.htmx:
                 for note in settled.notes:  # what settle changed, shown on the result's page
-                    messages.info(request, note)
+                    messages.info(request, typography(note))
                 return HttpResponseRedirect(carry(in_encounter, link) + RESULT_ANCHOR, status=303)
     elif scenario is None and data is not None:
         # show why the live panels are empty, on the fields at fault
@@ -212,7 +213,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "scenario": scenario,
         "scene": resolution.narrative.scene
         if resolution is not None
-        else (ruleset.scene(scenario) if scenario is not None else ""),
+        else (typography(ruleset.scene(scenario)) if scenario is not None else ""),
         "resolution": resolution,
         "permalink": carry(in_encounter, link) + RESULT_ANCHOR if link else "",
         "share_query": link.split("?", 1)[1] if "?" in link else "",
@@ -220,7 +221,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "odds": odds,
         "charts": [chart_view(c) for c in odds.charts] if odds else [],
         "rows": form.rows,
-        "settle_notes": settled.notes,
+        "settle_notes": [typography(note) for note in settled.notes],
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
             (label, carry(in_encounter, url, short_links.NAVIGATION_MAX_BYTES) + RESULT_ANCHOR, current)
@@ -368,12 +369,14 @@ def _variations(
         return []
     listed = list(plugin.variations(resolution))
     urls = permalinks(ruleset, resolution, plugin.hidden, [changes for _label, changes, _current in listed], flat)
-    return [(label, url, current) for (label, _changes, current), url in zip(listed, urls, strict=True)]
+    return [(typography(label), url, current) for (label, _changes, current), url in zip(listed, urls, strict=True)]
 
 
 def result_summary(plugin: plugins.WebPlugin, resolution: Resolution | None) -> list[tuple[str, str, str]]:
+    """The « Résultat final » rows (key, label, value), in French typography (issue 15: the labels
+    and values a plug-in writes are shown, shared and exported as they are here)."""
     if resolution is None:
         return []
     if plugin.summary is not None:
-        return plugin.summary(resolution)
-    return [(k, k, str(v)) for k, v in resolution.result.numbers.items()]
+        return [(key, typography(label), typography(value)) for key, label, value in plugin.summary(resolution)]
+    return [(k, k, typography(str(v))) for k, v in resolution.result.numbers.items()]

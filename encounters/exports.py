@@ -11,20 +11,27 @@ from calculator.sharing import md_escape
 from encounters import services
 from encounters.models import Combatant, Encounter, LogEntry
 from rulesets.core import encounter as core
+from rulesets.core.french import typography
 from rulesets.core.schema import ScenarioError, parse, to_data
 
 FORMAT = "estoc.encounter"
 FORMAT_VERSION = 1
 
-ERROR_NOT_AN_EXPORT = "Ce fichier n'est pas un export de rencontre Estoc (format « estoc.encounter » attendu)."
-ERROR_FORMAT_VERSION = "Version d'export inconnue ({version}) : ce fichier vient d'une version plus récente d'Estoc."
-ERROR_NOT_A_LIST = "{label} : liste attendue."
-ERROR_BAD_COMBATANT = "Combattant n° {n} : {message}"
-ERROR_BAD_ENTRY = "Entrée du journal n° {n} : {message}"
-ERROR_DUPLICATE_KEY = "clé « {key} » en double."
-ERROR_UNKNOWN_REFERENCE = "combattant « {key} » inconnu."
-ERROR_BAD_ACTION = "action inconnue « {action} »."
-ERROR_UNDONE_ORDER = "Journal : les entrées annulées doivent être les dernières (celles que « Rétablir » rejouerait)."
+ERROR_NOT_AN_EXPORT = (
+    "Ce fichier n'est pas un export de rencontre Estoc (format «\u202festoc.encounter\u202f» attendu)."
+)
+ERROR_FORMAT_VERSION = (
+    "Version d'export inconnue ({version})\u202f: ce fichier vient d'une version plus récente d'Estoc."
+)
+ERROR_NOT_A_LIST = "{label}\u202f: liste attendue."
+ERROR_BAD_COMBATANT = "Combattant n° {n}\u202f: {message}"
+ERROR_BAD_ENTRY = "Entrée du journal n° {n}\u202f: {message}"
+ERROR_DUPLICATE_KEY = "clé «\u202f{key}\u202f» en double."
+ERROR_UNKNOWN_REFERENCE = "combattant «\u202f{key}\u202f» inconnu."
+ERROR_BAD_ACTION = "action inconnue «\u202f{action}\u202f»."
+ERROR_UNDONE_ORDER = (
+    "Journal\u202f: les entrées annulées doivent être les dernières (celles que «\u202fRétablir\u202f» rejouerait)."
+)
 ERROR_TOO_LARGE = "Le fichier dépasse {n} combattants ou {m} entrées de journal."
 
 MAX_COMBATANTS = 200
@@ -92,7 +99,7 @@ def log_markdown(encounter: Encounter, url: str = "") -> str:
         for paragraph in entry.story:
             lines += [md_escape(paragraph), ""]
         if entry.lines:
-            lines += ["Technique :", ""]
+            lines += ["Technique\u202f:", ""]
             lines += [f"- {md_escape(line)}" for line in entry.lines]
             lines.append("")
         if entry.permalink and url:
@@ -103,7 +110,7 @@ def log_markdown(encounter: Encounter, url: str = "") -> str:
 def _system_name(rules: core.EncounterRules) -> str:
     from rulesets.core.registry import load_all
 
-    return load_all()[rules.system].name
+    return typography(load_all()[rules.system].name)
 
 
 def _as_list(value: Any, label: str) -> list[Any]:
@@ -165,12 +172,12 @@ def _combatant_key(raw: Any, n: int, seen: list[tuple[str, Combatant]]) -> str:
 
 def _state(rules: core.EncounterRules, kind: str, state: Any, where: str) -> dict[str, Any]:
     if not isinstance(state, Mapping):
-        raise ScenarioError({"file": f"{where} : état : objet attendu."})
+        raise ScenarioError({"file": f"{where}\u202f: état\u202f: objet attendu."})
     try:
         return services.state_parse(rules, kind, state)
     except ScenarioError as exc:
         message = "; ".join(exc.errors.values())  # each message names its field
-        raise ScenarioError({"file": f"{where} : {message}"}) from None
+        raise ScenarioError({"file": f"{where}\u202f: {message}"}) from None
 
 
 def _combatant(rules: core.EncounterRules, raw: Any, n: int) -> Combatant:
@@ -211,7 +218,7 @@ def _entry(rules: core.EncounterRules, raw: Any, n: int, keys: set[str]) -> LogE
         for side in ("before", "after"):
             value = change.get(side)
             if not isinstance(value, Mapping):
-                raise fail(f"{side} : objet attendu.")
+                raise fail(f"{side}\u202f: objet attendu.")
             state = value.get("state")
             sides[side] = {
                 "present": bool(value.get("present")),

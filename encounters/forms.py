@@ -190,13 +190,13 @@ def add_form(
             choices.append((str(k.label), [(f"{k.key}:{p.key}", p.label) for p in group.presets]))
     form.fields["preset"] = forms.ChoiceField(label=_("Du bestiaire"), choices=choices, required=False)
     form.fields["name"] = forms.CharField(
-        label=_("Nom"), required=False, max_length=None, help_text=_("Vide : le nom du bestiaire.")
+        label=_("Nom"), required=False, max_length=None, help_text=_("Vide\u202f: le nom du bestiaire.")
     )
     form.fields["count"] = forms.CharField(
         label=_("Combien"),
         required=False,
         initial="1",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "class": "num"}),
-        help_text=_("Plusieurs : numérotés (« Gobelin 1 », « Gobelin 2 »…)."),
+        help_text=_("Plusieurs\u202f: numérotés («\u202fGobelin 1\u202f», «\u202fGobelin 2\u202f»…)."),
     )
     return form

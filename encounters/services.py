@@ -15,9 +15,11 @@ from django.utils import timezone
 from calculator import services as calc_services
 from calculator import short_links
 from calculator.forms import list_item
+from calculator.grammar import noun_of
 from calculator.views import page_path, permalink
 from encounters.models import Combatant, Encounter, LogEntry
 from rulesets.core import encounter as core
+from rulesets.core.french import Article, Gender, capitalize, count, join, parenthesize, signed, typography
 from rulesets.core.registry import load_all
 from rulesets.core.request import Resolution
 from rulesets.core.schema import (
@@ -33,8 +35,8 @@ from rulesets.core.schema import (
 )
 
 ERROR_STALE = (
-    "Cette rencontre a changé entre-temps (dans un autre onglet ?) : voici son état à jour. "
-    "Votre action n'a pas été appliquée ; refaites-la si elle vaut toujours."
+    "Cette rencontre a changé entre-temps (dans un autre onglet\u202f?)\u202f: voici son état à jour. "
+    "Votre action n'a pas été appliquée\u202f; refaites-la si elle vaut toujours."
 )
 ERROR_NOTHING_TO_UNDO = "Il n'y a rien à annuler."
 ERROR_NOTHING_TO_REDO = "Il n'y a rien à rétablir."
@@ -42,12 +44,12 @@ ERROR_UNKNOWN_SYSTEM = "Système de règles inconnu pour une rencontre."
 ERROR_UNKNOWN_KIND = "Sorte de combattant inconnue."
 ERROR_UNKNOWN_PAGE = "Ce calculateur ne sert pas dans cette rencontre."
 ERROR_UNKNOWN_COMBATANT = "Ce combattant n'est pas dans la rencontre."
-ERROR_WRONG_KIND = "{role} : {name} ne peut pas tenir ce rôle."
-ERROR_TOO_MANY = "{role} : au plus {n} combattant(s)."
-ERROR_ROLE_REQUIRED = "{role} : choisissez un combattant."
+ERROR_WRONG_KIND = "{role}\u202f: {name} ne peut pas tenir ce rôle."
+ERROR_TOO_MANY = "{role}\u202f: au plus {n}."  # n: count(n, "combattant")
+ERROR_ROLE_REQUIRED = "{role}\u202f: choisissez un combattant."
 ERROR_SAME_TWICE = "{name} ne peut tenir deux rôles dans le même échange."
 ERROR_NAME_REQUIRED = "Donnez un nom à la rencontre."
-ERROR_NAME_TOO_LONG = "Nom : 120 caractères au plus."
+ERROR_NAME_TOO_LONG = "Nom\u202f: 120\u00a0caractères au plus."
 ERROR_UNKNOWN_FIELD = "Cette jauge n'existe pas pour ce combattant."
 ERROR_NO_PRESET = "Choisissez une entrée du bestiaire."
 ERROR_NUL = "Caractère nul interdit dans un texte."
@@ -139,14 +141,16 @@ def show_value(value: Any) -> str:
 
 
 def diff_lines(state_type: type, name: str, before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[str]:
-    """« Aldric — Santé : 8 → 7 », one line per field that changed."""
+    """« Aldric — Santé : 8 → 7 », one line per field that changed (French spacing, issue 15)."""
     old = flatten(dict(before or {}))
     new = flatten(dict(after))
     lines = []
     for path in sorted(set(old) | set(new), key=lambda p: (list(new).index(p) if p in new else len(new), p)):
         if old.get(path) != new.get(path):
             lines.append(
-                f"{name} — {field_label(state_type, path)} : {show_value(old.get(path))} → {show_value(new.get(path))}"
+                typography(
+                    f"{name} — {field_label(state_type, path)} : {show_value(old.get(path))} → {show_value(new.get(path))}"
+                )
             )
     return lines
 
@@ -225,14 +229,15 @@ def _commit(
             lines += diff_lines(rules.clock_type, "Rencontre", clock_before, encounter.clock)
         lines += list(notes)
         seq = (encounter.log.aggregate(m=Max("seq"))["m"] or 0) + 1
+        # every text of the log in French typography, the rules' own included (issue 15)
         return LogEntry.objects.create(
             encounter=encounter,
             seq=seq,
             action=action,
-            title=title,
-            clock_label=label,
-            story=list(story),
-            lines=lines,
+            title=typography(title),
+            clock_label=typography(label),
+            story=[typography(paragraph) for paragraph in story],
+            lines=[typography(line) for line in lines],
             changes=changes,
             clock_before=clock_before,
             clock_after=dict(encounter.clock),
@@ -284,14 +289,16 @@ def combatants_add(
     rules = rules_for(encounter)
     data = [state_parse(rules, kind, state) for state in states]
     label = rules.kind(kind).label
-    combatants = [Combatant(kind=kind, name=str(d.get("name") or label)) for d in data]
-    names = ", ".join(c.name for c in combatants)
-    verb = "rejoignent" if len(combatants) > 1 else "rejoint"
+    combatants = [Combatant(kind=kind, name=str(d.get("name") or kind_noun(label))) for d in data]
+    nouns = [noun_of(c.name, d) for c, d in zip(combatants, data, strict=True)]
+    verb = "rejoignent" if len(combatants) > 1 or any(n.plural for n in nouns) else "rejoint"
+    # the kind in parentheses, unless the names already say it (« le personnage 1 et le personnage 2 »)
+    said = "" if all(c.name.lower().startswith(label.lower()) for c in combatants) else f" {parenthesize(label)}"
     _commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.ADD,
-        title=f"{names} {verb} la rencontre ({label})",
+        title=capitalize(f"{join([n.subject for n in nouns])} {verb} la rencontre{said}"),
         updates=[Update(c, d) for c, d in zip(combatants, data, strict=True)],
     )
     return combatants
@@ -306,10 +313,31 @@ def combatants_join(
     if kind not in {k.key for k in rules.kinds}:
         raise ScenarioError({"kind": ERROR_UNKNOWN_KIND})
     state = preset_state(rules=rules, kind=kind, entry=entry) if entry is not None else None
-    base = name or str((state or {}).get("name") or rules.kind(kind).label)
+    unnamed = not name and not (state or {}).get("name")
+    base = name or str((state or {}).get("name") or kind_noun(rules.kind(kind).label))
     labels = [f"{base} {i + 1}" if count > 1 else base for i in range(count)]
     states = [{**state, "name": label} if state is not None else rules.blank(kind, label) for label in labels]
+    if unnamed:  # named after its kind: a common noun, « le personnage 1 », « l'adversaire »
+        states = [_as_common_noun(rules.kind(kind).state_type, s) for s in states]
     return combatants_add(encounter=encounter, version=version, kind=kind, states=states)
+
+
+def kind_noun(label: str) -> str:
+    """A kind's label as a combatant's name, a common noun said with its article (issue 15):
+    « Personnage » → « personnage » (« le personnage 1 »); an acronym stays (« le PNJ 2 »)."""
+    first = label.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return label
+    return label[:1].lower() + label[1:]
+
+
+def _as_common_noun(state_type: type, state: Mapping[str, Any]) -> dict[str, Any]:
+    """A blank state whose name is its kind's: said with « le, la, l' » (the rules' blank keeps a
+    grammar it gives), when the state has a name grammar."""
+    out = dict(state)
+    if any(f.name == "grammar" for f in fields_of(state_type)) and not out.get("grammar"):
+        out["grammar"] = {"article": Article.DEFINITE.value, "gender": Gender.MASCULINE.value, "elision": "auto"}
+    return out
 
 
 def preset_state(*, rules: core.EncounterRules, kind: str, entry: core.Entry) -> dict[str, Any]:
@@ -330,7 +358,7 @@ def combatant_update(*, encounter: Encounter, version: Any, combatant: Combatant
         encounter=encounter,
         version=version,
         action=LogEntry.Action.EDIT,
-        title=f"{data.get('name') or combatant.name} : fiche modifiée à la main",
+        title=f"{data.get('name') or combatant.name}\u202f: fiche modifiée à la main",
         updates=[Update(combatant, data)],
     )
 
@@ -356,7 +384,7 @@ def combatant_adjust(*, encounter: Encounter, version: Any, combatant: Combatant
         encounter=encounter,
         version=version,
         action=LogEntry.Action.ADJUST,
-        title=f"{combatant.name} : {label} {'+' if delta > 0 else '−'}{abs(delta)}",
+        title=f"{combatant.name}\u202f: {label} {signed(delta)}",
         updates=[Update(combatant, state)],
     )
 
@@ -368,7 +396,7 @@ def encounter_clock_set(*, encounter: Encounter, version: Any, clock: Mapping[st
         encounter=encounter,
         version=version,
         action=LogEntry.Action.EDIT,
-        title=f"Réglé à la main : {rules.clock_label(parsed)}",
+        title=f"Réglé à la main\u202f: {rules.clock_label(parsed)}",
         updates=[],
         clock=parsed,
     )
@@ -379,7 +407,7 @@ def combatant_remove(*, encounter: Encounter, version: Any, combatant: Combatant
         encounter=encounter,
         version=version,
         action=LogEntry.Action.REMOVE,
-        title=f"{combatant.name} quitte la rencontre",
+        title=f"{noun_of(combatant.name, combatant.state).Subject} quitte la rencontre",
         updates=[Update(combatant, dict(combatant.state), present=False)],
     )
 
@@ -413,7 +441,7 @@ def bindings_parse(
             seen.add(key)
             chosen.append(fighter(c, rules))
         if len(keys) > role.many:
-            errors[f"role.{role.key}"] = ERROR_TOO_MANY.format(role=role.label, n=role.many)
+            errors[f"role.{role.key}"] = ERROR_TOO_MANY.format(role=role.label, n=count(role.many, "combattant"))
         if role.required and not keys and f"role.{role.key}" not in errors:
             errors[f"role.{role.key}"] = ERROR_ROLE_REQUIRED.format(role=role.label)
         if chosen:
@@ -497,9 +525,10 @@ def encounter_apply(
 
 
 def _apply_title(page: core.Page, bindings: Mapping[str, tuple[core.Fighter, ...]], res: Resolution) -> str:
-    groups = [", ".join(f.name for f in fs) for fs in bindings.values() if fs]
-    who = " contre ".join(groups[:2]) if groups else page.label
-    return f"{who} : {res.result.outcome_label}"
+    """« Aldric contre l'Arbalétrier : Réussite partielle »: each name with its grammar (issue 15)."""
+    groups = [join([noun_of(f.name, f.state).subject for f in fs]) for fs in bindings.values() if fs]
+    who = capitalize(" contre ".join(groups[:2])) if groups else page.label
+    return f"{who}\u202f: {res.result.outcome_label}"
 
 
 def _dice_line(res: Resolution) -> str:
@@ -508,7 +537,7 @@ def _dice_line(res: Resolution) -> str:
         for s in res.spec.slots
         if s.key in res.dice.values
     )
-    return f"Dés : {values or '—'} (graine {res.dice.seed} ; * lancé par le serveur)"
+    return f"Dés\u202f: {values or '—'} (graine {res.dice.seed}\u202f; *\u202f: lancé par le serveur)"
 
 
 def _updates(encounter: Encounter, applied: core.Applied) -> list[Update]:

@@ -21,17 +21,18 @@ from encounters.context import roles_from
 from encounters.forms import MAX_COPIES, DataclassForm, EncounterCreateForm, ImportForm, add_form
 from encounters.models import Combatant, Encounter
 from rulesets.core import encounter as core
+from rulesets.core.french import typography
 from rulesets.core.registry import load_all
 from rulesets.core.schema import ScenarioError, ascii_number
 
 TEMPLATE = "encounters/detail.html"
-ERROR_BAD_COUNT = "Combien : un nombre entier entre 1 et {n}."
-ERROR_BAD_DELTA = "Pas d'ajustement : +1 ou −1."
+ERROR_BAD_COUNT = "Combien\u202f: un nombre entier entre 1 et {n}."
+ERROR_BAD_DELTA = "Pas d'ajustement\u202f: +1 ou −1."
 ERROR_BAD_JSON = "Ce fichier n'est pas du JSON lisible{where}."
 ERROR_WHERE = " (erreur ligne {line}, colonne {column})"
-ERROR_REFUSED_JSON = "Ce fichier est refusé : {error}"
+ERROR_REFUSED_JSON = "Ce fichier est refusé\u202f: {error}"
 ERROR_NO_FILE = "Choisissez un fichier exporté, ou collez son contenu."
-ERROR_FILE_TOO_BIG = "Le fichier dépasse 2 Mo."
+ERROR_FILE_TOO_BIG = "Le fichier dépasse 2\u00a0Mo."
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
 
@@ -74,7 +75,9 @@ def _list_context(request: HttpRequest, form: EncounterCreateForm, import_form: 
     rulesets = load_all()
     encounters = Encounter.objects.filter(owner_id=request.user.pk)
     return {
-        "encounters": [(e, rulesets[e.system].name if e.system in rulesets else e.system) for e in encounters],
+        "encounters": [
+            (e, typography(rulesets[e.system].name) if e.system in rulesets else e.system) for e in encounters
+        ],
         "form": form,
         "import_form": import_form,
     }
@@ -177,9 +180,9 @@ def detail_context(
             Card(
                 combatant=c,
                 fighter=f,
-                kind_label=kind.label,
+                kind_label=typography(kind.label),
                 bars=[_bar(b) for b in rules.bars(f)],
-                badges=rules.badges(f, clock, table.scenario),
+                badges=tuple(typography(b) for b in rules.badges(f, clock, table.scenario)),
                 out=rules.is_out(f),
                 form=form,
                 open=is_open,
@@ -188,7 +191,7 @@ def detail_context(
     everyone = tuple(card.fighter for card in cards)
     acts = []
     for page in rules.pages:
-        act_form = ActForm(page=page, title=page.label)
+        act_form = ActForm(page=page, title=typography(page.label))
         for role in page.roles:
             options = [(card.fighter.key, card.fighter.name) for card in cards if card.fighter.kind in role.kinds]
             if act is not None and act[0] == page.slug:
@@ -204,17 +207,18 @@ def detail_context(
     groups = {g.key: g for g in bestiary_cache.presets(plugins.get(rules.system))}
     return {
         "encounter": encounter,
-        "system_name": load_all()[rules.system].name,
+        # the rules' texts and the messages in French typography (issue 15)
+        "system_name": typography(load_all()[rules.system].name),
         "rules": rules,
-        "clock_label": rules.clock_label(clock),
-        "advance_label": rules.advance_label(clock),
-        "status": rules.status(everyone, clock),
+        "clock_label": typography(rules.clock_label(clock)),
+        "advance_label": typography(rules.advance_label(clock)),
+        "status": [typography(line) for line in rules.status(everyone, clock)],
         "cards": cards,
         "acts": acts,
         "log": list(encounter.log.order_by("-seq")),
         "undo": undo,
         "redo": redo,
-        "message": message,
+        "message": typography(message),
         "add_form": add if add is not None else add_form(rules, groups),
         "clock_form": clock_form or DataclassForm(rules.clock_type, encounter.clock, prefix="clock"),
         "clock_open": clock_form is not None,
@@ -415,7 +419,7 @@ def combatant_adjust(request: HtmxHttpRequest, pk: int, cid: int) -> HttpRespons
         )
 
     def invalid(errors: dict[str, str]) -> dict[str, Any]:
-        return {"message": f"{combatant.name} : " + " ".join(errors.values())}
+        return {"message": f"{combatant.name}\u202f: " + " ".join(errors.values())}
 
     return _guarded(request, encounter, adjust, anchor=f"#c{cid}", invalid=invalid)
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import Invitation
 from accounts.views import ERROR_INVITATION
 from tests.factories_encounters import PASSWORD, UserFactory
-from tests.pages import text
+from tests.pages import folded, text
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_a_game_master_invites_someone_who_then_chooses_a_login_and_a_password(c
     assert user.email == "nouveau@example.org"
     again = Client().get(link)
     assert again.status_code == 410
-    assert ERROR_INVITATION in text(again)
+    assert folded(ERROR_INVITATION) in text(again)
 
 
 def test_an_expired_or_unknown_invitation_is_refused_in_french(client, settings):
@@ -99,7 +99,7 @@ def test_an_expired_or_unknown_invitation_is_refused_in_french(client, settings)
     )
     response = client.get(f"/accounts/invitation/{invitation.token}/")
     assert response.status_code == 410
-    assert ERROR_INVITATION in text(response)
+    assert folded(ERROR_INVITATION) in text(response)
     assert client.get("/accounts/invitation/nope/").status_code == 410
 
 

@@ -75,8 +75,9 @@ def test_bad_values_are_a_400_with_french_messages_per_field(client):
     )
     assert response.status_code == 400
     errors = response.json()["errors"]
-    assert errors["scenario.pc.attribute"] == "Attribut (dés) : nombre entier attendu."
-    assert errors["scenario.npcs.0.menace"] == "Menace : doit être entre 1 et 3 (reçu 9)."
+    # French spacing (issue 15): a narrow no-break space before « : »
+    assert errors["scenario.pc.attribute"] == "Attribut (dés)\u202f: nombre entier attendu."
+    assert errors["scenario.npcs.0.menace"] == "Menace\u202f: doit être entre 1 et 3 (reçu 9)."
     assert errors["seed"] == "La graine doit être un entier."
     assert errors["zzz"] == "Champ inconnu."
 
@@ -84,7 +85,7 @@ def test_bad_values_are_a_400_with_french_messages_per_field(client):
 def test_a_typed_die_that_is_not_a_face_is_a_400_naming_the_die(client):
     response = post(client, "/api/rulesets/encore/resolve", {"scenario": {"pc": {"attribute": 2}}, "dice": {"pc.1": 7}})
     assert response.status_code == 400
-    assert "d6 de PJ n°1" in response.json()["errors"]["dice.pc.1"]
+    assert "d6 du PJ n°1\u202f: «\u202f7\u202f» n'est pas une face" in response.json()["errors"]["dice.pc.1"]
 
 
 @pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'"text"', b"null", b'{"scenario": 3}'])

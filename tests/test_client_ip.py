@@ -115,7 +115,7 @@ def test_a_malformed_socket_address_is_kept_as_given(settings):
 
 @pytest.mark.parametrize("value", ["nginx", "10.0.0.0/33", "1, 2", " , "])
 def test_a_malformed_setting_is_refused_in_french(value):
-    with pytest.raises(ImproperlyConfigured, match=r"TRUSTED_PROXIES : « .* » n'est ni un nombre"):
+    with pytest.raises(ImproperlyConfigured, match=r"TRUSTED_PROXIES\u202f: «\u202f.*\u202f» n'est ni un nombre"):
         parse_trusted_proxies(value)
 
 
@@ -143,7 +143,7 @@ def test_proxy_count_is_read_as_trusted_proxies_and_a_bad_value_stops_the_start(
     assert done.stdout.strip() == "1", done.stderr
     refused = run_manage("check", TRUSTED_PROXIES="nginx")
     assert refused.returncode != 0
-    assert "TRUSTED_PROXIES : « nginx »" in refused.stderr
+    assert "TRUSTED_PROXIES\u202f: «\u202fnginx\u202f»" in refused.stderr
 
 
 # --- finding 1: the API's limit and X-Forwarded-For ---------------------------------------------

@@ -127,7 +127,9 @@ def api(client, route, body):
 def test_json_nested_too_deep_is_a_french_400(client, route, body):
     response = api(client, route, body)
     assert response.status_code == 400
-    assert response.json()["errors"]["__all__"] == f"JSON imbriqué trop profondément : {MAX_DEPTH} niveaux au plus."
+    assert (
+        response.json()["errors"]["__all__"] == f"JSON imbriqué trop profondément\u202f: {MAX_DEPTH} niveaux au plus."
+    )
 
 
 def test_json_nested_as_a_scenario_is_is_read(client):
@@ -253,7 +255,7 @@ def test_a_count_that_is_no_plain_number_is_refused_in_french(client, encounter,
     url = f"{detail_url(encounter)}combatants/"
     response = client.post(url, {"version": encounter.version, "kind": "pj", "count": count})
     assert response.status_code == 422
-    assert "Combien : un nombre entier entre 1 et 12." in response.content.decode()
+    assert "Combien\u202f: un nombre entier entre 1 et 12." in response.content.decode()
 
 
 def test_an_encounter_named_with_a_nul_is_refused(client, encounter):
@@ -279,7 +281,7 @@ def test_an_import_holding_a_nul_anywhere_is_refused_in_french(client, encounter
     with nul_watch() as watch:
         response = client.post("/encounters/import/", {"text": json.dumps(data)})
     assert response.status_code == 400
-    assert "Ce fichier est refusé : Caractère nul (\\u0000) interdit dans un texte." in response.content.decode()
+    assert "Ce fichier est refusé\u202f: Caractère nul (\\u0000) interdit dans un texte." in response.content.decode()
     assert Encounter.objects.count() == 1
     assert not watch.seen
 

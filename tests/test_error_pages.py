@@ -122,7 +122,9 @@ def test_a_method_an_operation_does_not_take_is_a_json_405_with_allow(client, me
     response = getattr(client, method)(path)
     body = assert_api_error(response, 405)
     assert allowed in response["Allow"]
-    assert body["message"] == f"Méthode {method.upper()} refusée à cette adresse (acceptées : {response['Allow']})."
+    assert (
+        body["message"] == f"Méthode {method.upper()} refusée à cette adresse (acceptées\u202f: {response['Allow']})."
+    )
 
 
 @pytest.mark.parametrize("content_type", [JSON, FORM])
@@ -133,7 +135,7 @@ def test_a_body_of_5_mb_is_a_json_413(client, content_type):
         body = b"scenario=" + b"x" * (5 * 1024 * 1024)
     response = client.post("/api/rulesets/encore/resolve", body, content_type=content_type)
     answer = assert_api_error(response, 413)
-    assert answer["message"] == "Corps de la requête trop volumineux : 2621440 octets au plus."
+    assert answer["message"] == "Corps de la requête trop volumineux\u202f: 2621440\u00a0octets au plus."
 
 
 def test_a_server_error_in_an_operation_is_a_json_500_and_is_logged(anonymous, caplog):

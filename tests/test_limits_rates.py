@@ -132,7 +132,7 @@ def test_api_resolve_and_odds_count_as_resolves_with_the_api_error_format(client
     assert odds["Content-Type"].startswith("application/json")
     answer = odds.json()
     assert set(answer) == {"message", "errors"}
-    assert answer["message"].startswith("Trop de requêtes : réessayez dans")
+    assert answer["message"].startswith("Trop de requêtes\u202f: réessayez dans")
     assert answer["errors"] == {"__all__": answer["message"]}
     assert int(odds["Retry-After"]) >= 1
     # the other routes only count in API_RATE
@@ -234,7 +234,7 @@ def test_a_rate_is_read(value, rate):
 
 @pytest.mark.parametrize("value", ["60", "0/m", "-1/m", "60/week", "m/60", "1.5/s"])
 def test_a_malformed_rate_is_refused_in_french(value):
-    with pytest.raises(ImproperlyConfigured, match=r"PAGE_RATE : « .* » n'est pas une limite"):
+    with pytest.raises(ImproperlyConfigured, match=r"PAGE_RATE\u202f: «\u202f.*\u202f» n'est pas une limite"):
         parse_rate(value, "PAGE_RATE")
 
 
@@ -244,7 +244,7 @@ def test_a_malformed_rate_stops_the_start():
         [sys.executable, "manage.py", "check"], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
     )
     assert done.returncode != 0
-    assert "RESOLVE_RATE : « beaucoup » n'est pas une limite" in done.stderr
+    assert "RESOLVE_RATE\u202f: «\u202fbeaucoup\u202f» n'est pas une limite" in done.stderr
 
 
 def test_the_window_slides_across_its_boundary():

@@ -229,10 +229,10 @@ BOMB = b"0" * (4 * 1024 * 1024)
         pytest.param(_b64(b"\x01" + zlib.compress(b"\xff\xfe=1")), "abîmé ou incomplet", id="not utf-8"),
         pytest.param(_b64(_lzma(b"a=1", crc=12345)), "abîmé ou incomplet", id="bad crc"),
         pytest.param(_b64(_lzma(b"a=1"))[:-8], "abîmé ou incomplet", id="truncated lzma"),
-        pytest.param(_b64(b"\x01" + zlib.compress(BOMB, 9)), "dépasserait 256 Kio", id="zlib bomb"),
-        pytest.param(_b64(_lzma(BOMB)), "dépasserait 256 Kio", id="lzma bomb"),
+        pytest.param(_b64(b"\x01" + zlib.compress(BOMB, 9)), "dépasserait 256\u00a0Kio", id="zlib bomb"),
+        pytest.param(_b64(_lzma(BOMB)), "dépasserait 256\u00a0Kio", id="lzma bomb"),
         pytest.param(_b64(b"\x01" + zlib.compress(b"&".join([b"a=1"] * 5000))), "trop de champs", id="too many fields"),
-        pytest.param("A" * (17 * 1024), "dépasserait 256 Kio", id="too long"),
+        pytest.param("A" * (17 * 1024), "dépasserait 256\u00a0Kio", id="too long"),
     ],
 )
 def test_a_corrupt_or_oversized_z_is_a_french_400(client, z, message):

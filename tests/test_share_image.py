@@ -90,7 +90,8 @@ def test_every_ruleset_svg_is_valid_xml_with_the_story_and_the_final_numbers(cli
     texts = _svg_texts(response.content.decode())
     drawn = " ".join(texts)
     for paragraph in shared.story:
-        assert " ".join(paragraph.split()) in drawn  # wrapped at spaces: the lines join back
+        # wrapped at spaces, never at a no-break space: the lines join back
+        assert re.sub(r"[ \t\r\n]+", " ", paragraph).strip() in drawn
     assert shared.result["outcome_label"] in drawn
     for _key, label, value in shared.summary:
         assert label in drawn
@@ -236,7 +237,8 @@ def test_a_share_taller_than_the_limit_is_cut_and_says_so(client):
     assert layout.y <= share_image.MAX_HEIGHT
     drawn = " ".join(_svg_texts(share_image.render_svg(shared)))
     notice = re.search(
-        r"Image coupée à 6\u00a0000 pixels de haut : (\d+) lignes de plus sur la page du résultat, /r/(\w+)\.", drawn
+        r"Image coupée à 6\u00a0000\u00a0pixels de haut\u202f: (\d+)\u00a0lignes de plus sur la page du résultat, /r/(\w+)\.",
+        drawn,
     )
     assert notice, drawn[-400:]
     assert int(notice.group(1)) > 100

@@ -212,19 +212,19 @@ def _purge(*args: str) -> str:
 
 def test_purge_dry_run_counts_and_deletes_nothing(aged_shares):
     assert _purge("--older-than", "90d", "--dry-run") == (
-        "1 résultat partagé anonyme de plus de 90 jours : serait supprimé (--dry-run : rien n'a été supprimé).\n"
+        "1\u00a0résultat partagé anonyme de plus de 90\u00a0jours\u202f: serait supprimé (--dry-run\u202f: rien n'a été supprimé).\n"
     )
     assert SharedResult.objects.count() == 3
-    assert "2 résultats partagés anonymes de plus de 5 jours : seraient supprimés" in _purge(
+    assert "2\u00a0résultats partagés anonymes de plus de 5\u00a0jours\u202f: seraient supprimés" in _purge(
         "--older-than", "5", "--dry-run"
     )
 
 
 def test_purge_deletes_old_anonymous_shares_and_keeps_the_gms(aged_shares):
     _old, recent, owned = aged_shares
-    assert _purge("--older-than", "90") == "1 résultat partagé anonyme de plus de 90 jours : supprimé.\n"
+    assert _purge("--older-than", "90") == "1\u00a0résultat partagé anonyme de plus de 90\u00a0jours\u202f: supprimé.\n"
     assert set(SharedResult.objects.values_list("pk", flat=True)) == {recent.pk, owned.pk}
-    assert "1 résultat partagé anonyme ou de MJ" in _purge("--older-than", "90j", "--include-owned")
+    assert "1\u00a0résultat partagé anonyme ou de MJ" in _purge("--older-than", "90j", "--include-owned")
     assert list(SharedResult.objects.values_list("pk", flat=True)) == [recent.pk]
 
 

@@ -77,7 +77,7 @@ def test_the_share_page_has_opengraph_and_twitter_tags_with_absolute_urls(client
     assert one["og:image"] == f"http://testserver/r/{shared.id}.png"
     assert one["og:image:width"] == "1440"
     assert "og:image:height" not in one  # the image's height follows the story: not known here
-    assert one["og:title"] == "Aldric contre Arbalétrier : Réussite partielle"
+    assert one["og:title"] == "Aldric contre Arbalétrier\u202f: Réussite partielle"  # typed without a grammar
     assert one["og:description"] == shared.story[0]
     assert one["twitter:card"] == "summary_large_image"
     assert one["twitter:image"] == one["og:image"]
@@ -97,12 +97,12 @@ def test_the_preview_urls_follow_the_request_scheme(client, shared):
 
 # who faces whom in each ruleset's first worked example (read from its scene); the outcome follows
 FIRST_EXAMPLE_SIDES = {
-    "aventuriers": "Elwen contre Gobelin",
-    "encore": "Aldric contre Arbalétrier",
-    "feerie": "Wichtln contre Lutin",
-    "feerie-action": "Rübezahl et Serpent à Sornettes",
-    "nephilim": "Sahar contre Garde du corps",
-    "quadrature": "Loup des cendres contre Le personnage",
+    "aventuriers": "Elwen contre le Gobelin",
+    "encore": "Aldric contre l'Arbalétrier",
+    "feerie": "Le Wichtln contre le Lutin",
+    "feerie-action": "Rübezahl et le Serpent à Sornettes",
+    "nephilim": "Sahar contre le Garde du corps",
+    "quadrature": "Le Loup des cendres contre le personnage",
 }
 
 
@@ -117,21 +117,21 @@ def test_the_preview_names_who_faces_whom_and_the_outcome(client, slug):
     one = {k: v[0] for k, v in meta(client.get(f"/r/{item.id}")).items()}
     outcome = item.result["outcome_label"]
     assert outcome
-    assert one["og:title"] == f"{FIRST_EXAMPLE_SIDES[slug]} : {outcome}"
+    assert one["og:title"] == f"{FIRST_EXAMPLE_SIDES[slug]}\u202f: {outcome}"  # French spacing (issue 15)
     assert one["twitter:title"] == one["og:title"]
     assert one["og:description"] == share_previews.trimmed(item.story[0])
-    assert one["og:description"].split()[:4] == item.story[0].split()[:4]
+    assert one["og:description"].split(" ")[:4] == item.story[0].split(" ")[:4]
 
 
 @pytest.mark.parametrize(
     ("slug", "key", "expected"),
     [
         # Quadrature's pc_attack: the character acts, so comes first
-        ("quadrature", "light_wounds_armour", "Le personnage contre Loup des cendres : Touché"),
+        ("quadrature", "light_wounds_armour", "Le personnage contre le Loup des cendres\u202f: Touché"),
         # a test with no target: the defender the scenario carries is not in the scene
-        ("aventuriers", "test_de_reussite_deux_eclairs", "Elwen : Deux éclairs"),
-        ("nephilim", "rafale_trois_cibles", "Mercenaire contre Vigile, Initiée et Nephilim : "),
-        ("feerie-action", "ogre_sylphes_action", "Ogre, Sylphe 1, Sylphe 2 et 14 autres : "),
+        ("aventuriers", "test_de_reussite_deux_eclairs", "Elwen\u202f: Deux éclairs"),
+        ("nephilim", "rafale_trois_cibles", "Le Mercenaire contre le Vigile, l'Initiée et le Nephilim\u202f: "),
+        ("feerie-action", "ogre_sylphes_action", "L'Ogre, le Sylphe 1, le Sylphe 2 et 14\u00a0autres\u202f: "),
     ],
 )
 def test_the_title_orders_and_lists_the_sides(slug, key, expected):
@@ -146,7 +146,7 @@ def test_the_title_orders_and_lists_the_sides(slug, key, expected):
 
 def test_without_names_the_title_is_the_ruleset_and_the_outcome(shared):
     shared.result["scenario"] = {"action": "attaque"}
-    assert share_previews.title(shared, "enCORE — conflits") == "enCORE — conflits : Réussite partielle"
+    assert share_previews.title(shared, "enCORE — conflits") == "enCORE — conflits\u202f: Réussite partielle"
 
 
 def test_a_long_first_line_is_cut_at_a_word_with_an_ellipsis():
@@ -222,17 +222,21 @@ def test_a_bad_heading_level_is_a_french_400_naming_the_parameter(client, shared
     assert response.status_code == 400
     body = response.content.decode()
     assert response["Content-Type"] == "text/plain; charset=utf-8"
-    assert body.startswith("Paramètre « titres » : ")
-    assert "choisissez de 2 à 6, ou « aucun » (ou 0)" in body
+    assert body.startswith("Paramètre «\u202ftitres\u202f»\u202f: ")
+    assert "choisissez de 2 à 6, ou «\u202faucun\u202f» (ou 0)" in body
 
 
 def test_a_bad_image_choice_is_a_french_400_naming_the_parameter(client, shared):
     response = client.get(f"/r/{shared.id}/wiki.txt?image=oui")
     assert response.status_code == 400
-    assert response.content.decode().startswith("Paramètre « image » : « oui » n'est pas un choix")
+    assert response.content.decode().startswith(
+        "Paramètre «\u202fimage\u202f»\u202f: «\u202foui\u202f» n'est pas un choix"
+    )
     nul = client.get(f"/r/{shared.id}/wiki.txt?image=a%00")
     assert nul.status_code == 400
-    assert nul.content.decode().startswith("Paramètre « image » : « a\\x00 » n'est pas un choix")
+    assert nul.content.decode().startswith(
+        "Paramètre «\u202fimage\u202f»\u202f: «\u202fa\\x00\u202f» n'est pas un choix"
+    )
 
 
 def test_a_bad_option_on_the_share_page_is_a_400_that_says_why(client, shared):
@@ -240,13 +244,13 @@ def test_a_bad_option_on_the_share_page_is_a_400_that_says_why(client, shared):
     assert response.status_code == 400
     body = html.unescape(response.content.decode())
     assert 'id="wiki-errors"' in body
-    assert "Paramètre « titres » : « 9 » n'est pas un niveau de titre" in body
+    assert "Paramètre «\u202ftitres\u202f»\u202f: «\u202f9\u202f» n'est pas un niveau de titre" in body
 
 
 def test_the_file_line_names_the_image_to_upload(client, shared):
     wiki = client.get(f"/r/{shared.id}/wiki.txt?image=fichier").content.decode()
     assert wiki.splitlines()[0] == (
-        f"[[Fichier:Estoc-{shared.id}.png|720px|Aldric contre Arbalétrier : Réussite partielle]]"
+        f"[[Fichier:Estoc-{shared.id}.png|720px|Aldric contre Arbalétrier\u202f: Réussite partielle]]"
     )
     assert "[[Fichier:" not in client.get(f"/r/{shared.id}/wiki.txt").content.decode()
 

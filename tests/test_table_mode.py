@@ -228,7 +228,7 @@ def test_settle_moves_dependent_fields_and_says_so(client, monkeypatch):
     live = client.post("/encore/", data | {"_live": "1"}, **HTMX)
     assert live["HX-Retarget"] == "#calculator"
     body = live.content.decode()
-    assert "Attribut 5 : Stress 2." in body
+    assert "Attribut 5\u202f: Stress 2." in body  # the note shown in French typography (issue 15)
     assert re.search(r'name="pc.stress" value="2"', body)
     quiet = client.post("/encore/", data | {"pc.attribute": "4", "_live": "1"}, **HTMX)
     assert "HX-Retarget" not in quiet

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from calculator import bestiary_cache
 from calculator.forms import ScenarioForm
 from calculator.html import esc, fmt, fmt_join
+from rulesets.core.french import typography
 from rulesets.core.i18n import fr_percent
 
 register = template.Library()
@@ -286,10 +287,11 @@ def select_html(
     """A bestiary select (it loads its entry at once with JavaScript, with « Charger » without):
     ``options`` are (key, label, reason); an entry with a reason is impossible here, shown disabled
     with it."""
+    # the bestiary's names and the reasons in French typography (issue 15)
     items = [
-        fmt('<option value="{}" disabled>{} — {}</option>', key, text, reason)
+        fmt('<option value="{}" disabled>{} — {}</option>', key, typography(text), typography(reason))
         if reason
-        else fmt('<option value="{}"{}>{}</option>', key, " selected" if key == selected else "", text)
+        else fmt('<option value="{}"{}>{}</option>', key, " selected" if key == selected else "", typography(text))
         for key, text, reason in options
     ]
     first = fmt('<option value=""{}>{}</option>', " selected" if not selected else "", placeholder or _("— choisir —"))
@@ -300,7 +302,7 @@ def select_html(
         '<button class="btn btn-outline-secondary" type="submit" name="_load" value="{name}" formnovalidate>'
         "{load}</button></div>",
         name=name,
-        label=label,
+        label=typography(str(label)),
         first=first,
         options=SafeString("".join(items)),
         load=_("Charger"),
@@ -346,6 +348,14 @@ def preset_select(context: template.Context, form: ScenarioForm, key: str, row: 
         return SafeString("")
     options = ((p.key, p.label, "") for p in group.presets)
     return select_html(_path("preset", key, row), group.label, options, current_preset(form, group, row))
+
+
+@register.filter
+def french(text: Any) -> str:
+    """``text`` in French typography (issue 15): a narrow no-break space before « ; : ! ? » and
+    inside « », the minus sign for « -2 ». For a text the template did not write (a ruleset's name,
+    a label from the engine or the bestiary)."""
+    return typography(str(text)) if text is not None else ""
 
 
 @register.filter
@@ -415,7 +425,7 @@ def technical_groups(result: Any) -> SafeString:
         rows = fmt_join(
             "",
             '<tr class="ev-{}"><td>{}</td><td class="text-end value{}">{}</td><td class="rule">{}</td></tr>',
-            ((e.kind, badges(e.label), _nobr(e.value), badges(e.value), e.rule) for e in events),
+            ((e.kind, badges(e.label), _nobr(e.value), badges(e.value), typography(e.rule)) for e in events),
         )
         tables.append(
             fmt(
@@ -448,7 +458,7 @@ def odds_body(odds: Any, charts: list[Any]) -> SafeString:
         fmt(
             '<tr class="tone-{}"><th scope="row">{}</th><td class="text-end" title="{}">{}</td></tr>',
             code,
-            label,
+            typography(label),
             fraction(p),
             percent(p),
         )
@@ -457,7 +467,7 @@ def odds_body(odds: Any, charts: list[Any]) -> SafeString:
     rows += [
         fmt(
             '<tr><th scope="row">{}</th><td class="text-end" title="{}">{}</td></tr>',
-            label,
+            typography(label),
             fraction(v),
             percent(v) if "Probabilité" in label else decimal(v),
         )
@@ -468,10 +478,8 @@ def odds_body(odds: Any, charts: list[Any]) -> SafeString:
         bars = []
         for b in c.bars:
             bar = fmt(
-                '<g><title>{} {} : {}</title><rect x="{}" y="{}" width="{}" height="{}" class="bar" />',
-                b.label,
-                c.chart.unit,
-                b.percent,
+                '<g><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" class="bar" />',
+                typography(b.title),
                 b.x,
                 b.y,
                 b.width,
@@ -488,7 +496,7 @@ def odds_body(odds: Any, charts: list[Any]) -> SafeString:
                 '<figure class="chart"><figcaption>{title}</figcaption>'
                 '<svg viewBox="0 0 {w} {h}" role="img" aria-label="{title}">'
                 '<line x1="0" y1="{base}" x2="{w}" y2="{base}" class="axis" />{bars}</svg></figure>',
-                title=c.chart.title,
+                title=typography(c.chart.title),
                 w=c.width,
                 h=c.height,
                 base=c.baseline,
@@ -517,7 +525,7 @@ def dice_faces(resolution: Any) -> SafeString:
         was_typed = dice.was_typed(slot.key)
         out.append(
             f'<span class="die-face{"" if was_typed else " rolled"}" '
-            f'title="{esc(slot.label)} — {esc(typed if was_typed else rolled)}">{esc(dice.values.get(slot.key))}</span>'
+            f'title="{esc(typography(slot.label))} — {esc(typed if was_typed else rolled)}">{esc(dice.values.get(slot.key))}</span>'
         )
     return SafeString("\n".join(out))
 

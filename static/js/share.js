@@ -31,7 +31,7 @@
           say("Image enregistrée.");
         })
         .catch(function () {
-          say("La capture a échoué ; utilisez l'impression ou la vue capture.");
+          say("La capture a échoué\u202f; utilisez l'impression ou la vue capture.");
         })
         .finally(function () {
           node.classList.remove("capturing");
@@ -57,7 +57,7 @@
     var selectLink = function () {
       linkInput.focus();
       linkInput.select();
-      tell("Le lien est sélectionné : copiez-le (Ctrl+C, ou appui long puis « Copier »).");
+      tell("Le lien est sélectionné\u202f: copiez-le (Ctrl+C, ou appui long puis «\u202fCopier\u202f»).");
     };
     copyLink.addEventListener("click", function () {
       if (!linkInput) {
@@ -136,7 +136,7 @@
         } catch (e) {
           copied = false;
         }
-        say(copied ? "Copié dans le presse-papiers." : "Le texte est sélectionné : copiez-le (Ctrl+C, ou appui long).");
+        say(copied ? "Copié dans le presse-papiers." : "Le texte est sélectionné\u202f: copiez-le (Ctrl+C, ou appui long).");
       };
       if (navigator.clipboard && navigator.clipboard.writeText) {
         navigator.clipboard.writeText(area.value).then(done, byHand);

@@ -41,7 +41,7 @@ def test_past_the_resolve_limit_the_message_shows_in_view_and_closes(
     toast = page.locator("#throttled [role=alert]")
     expect(toast).to_be_visible()
     expect(toast).to_be_in_viewport()
-    assert "Trop de requêtes : réessayez dans" in toast.inner_text()
+    assert "Trop de requêtes\u202f: réessayez dans" in toast.inner_text()  # French spacing (issue 15)
     assert "trop de résolutions" in toast.inner_text()
     box = toast.bounding_box()
     assert box["x"] >= 0

@@ -10,7 +10,7 @@ from encounters import services
 from encounters.models import Combatant, Encounter
 from tests.encounters.helpers import add, advance, detail_url, open_calculator, redo, resolve, states, undo
 from tests.factories_encounters import CombatantFactory, EncounterFactory, UserFactory
-from tests.pages import text
+from tests.pages import folded, text
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +106,7 @@ def test_the_calculator_inside_an_encounter_names_it_and_its_cast(client, fighte
     body = text(page)
     assert f"Rencontre « {encounter.name} »" in body
     assert "PJ qui agit Aldric" in body
-    assert "PNJ visé(s) Arbalétrier" in body
+    assert "PNJ visés Arbalétrier" in body
     html = page.content.decode()
     assert f'name="_enc" value="{encounter.pk}"' in html
     assert 'name="pc.sante" value="8"' in html
@@ -132,7 +132,7 @@ def test_a_stale_tab_is_refused_with_the_fresh_state(client, fighters, encounter
     response = client.post(f"{detail_url(encounter)}advance/", {"version": old_version})  # second tab
     assert response.status_code == 409
     body = text(response)
-    assert services.ERROR_STALE in body
+    assert folded(services.ERROR_STALE) in body
     assert "Tour 2" in body  # the fresh state
     encounter.refresh_from_db()
     assert encounter.clock["turn"] == 2
@@ -163,7 +163,7 @@ def test_a_stale_htmx_change_answers_the_fresh_partial(client, fighters, encount
     assert response.status_code == 409
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="encounter"')
-    assert services.ERROR_STALE in text(response)
+    assert folded(services.ERROR_STALE) in text(response)
 
 
 def test_an_htmx_change_answers_the_encounter_partial_and_its_url(client, fighters, encounter):
@@ -203,8 +203,8 @@ def test_a_hand_edit_is_logged_and_undone(client, fighters, encounter):
     assert states(encounter)["Aldric"]["sante"] == 5
     entry = encounter.log.get()
     assert entry.action == "edit"
-    assert "Aldric — Santé : 8 → 5" in entry.lines
-    assert "Aldric — Stress : 0 → 2" in entry.lines
+    assert "Aldric — Santé\u202f: 8 → 5" in entry.lines
+    assert "Aldric — Stress\u202f: 0 → 2" in entry.lines
     undo(client, encounter)
     assert states(encounter)["Aldric"]["sante"] == 8
 
@@ -253,7 +253,7 @@ def test_several_copies_join_in_one_step_and_leave_in_one_undo(client, encounter
     response = add(client, encounter, kind="pnj", name="Gobelin", count="3")
     assert response.status_code == 303
     assert sorted(states(encounter)) == ["Gobelin 1", "Gobelin 2", "Gobelin 3"]
-    assert encounter.log.get().title == "Gobelin 1, Gobelin 2, Gobelin 3 rejoignent la rencontre (PNJ)"
+    assert encounter.log.get().title == "Gobelin 1, Gobelin 2 et Gobelin 3 rejoignent la rencontre (PNJ)"
     undo(client, encounter)
     assert states(encounter) == {}
 
@@ -296,7 +296,7 @@ def test_the_turn_can_be_set_by_hand_and_is_checked(client, encounter):
     url = f"{detail_url(encounter)}clock/"
     response = client.post(url, {"version": encounter.version, "clock-turn": "-3", "clock-ambush": "aucune"})
     assert response.status_code == 422
-    assert "Tour : doit être entre 0 et 999 (reçu -3)." in text(response)
+    assert "Tour : doit être entre 0 et 999 (reçu −3)." in text(response)  # U+2212 (issue 15)
     assert 'value="-3"' in response.content.decode()
     response = client.post(url, {"version": encounter.version, "clock-turn": "0", "clock-ambush": "pj"})
     assert response.status_code == 303
@@ -363,14 +363,16 @@ def test_the_log_reads_as_a_story_and_as_technical_lines(client, fighters, encou
     assert 'id="log-technical"' in body
     entry = encounter.log.get()
     assert entry.story  # the calculator's récit
-    assert entry.lines[-1].startswith("Dés : 5 1 1 (graine ")
+    assert entry.lines[-1].startswith("Dés\u202f: 5 1 1 (graine ")
+    assert entry.lines[-1].endswith("\u202f; *\u202f: lancé par le serveur)")
     assert entry.permalink.startswith("/encore/?")
     markdown = client.get(f"{detail_url(encounter)}log.md")
     assert markdown["Content-Type"] == "text/markdown; charset=utf-8"
     md = markdown.content.decode()
     assert f"# {encounter.name}" in md
-    assert "## 1. Aldric contre Arbalétrier : Réussite partielle" in md
-    assert "- Arbalétrier — Santé : 4 → 1" in md
+    assert "## 1. Aldric contre Arbalétrier\u202f: Réussite partielle" in md
+    assert "- Arbalétrier — Santé\u202f: 4 → 1" in md
+    assert "Technique\u202f:" in md
     assert "[Rejouer ce résultat](http://testserver/encore/?" in md
     log = json.loads(client.get(f"{detail_url(encounter)}log.json").content)
     assert log["entries"][0]["title"] == entry.title
@@ -491,3 +493,45 @@ def test_a_sheets_list_shows_its_rows_adds_one_on_demand_and_deletes_a_ticked_on
     delete_first = {**two, "version": str(encounter.version), f"{prefix}advantages.0._del": "on"}
     assert client.post(url, delete_first).status_code == 303
     assert states(encounter)["Arbalétrier"]["advantages"] == [{"effect": "désarmé", "by": "Brenna", "until_turn": None}]
+
+
+# --- issue 15: names in the log said with their grammar ---------------------------------------------
+
+
+def test_combatants_named_after_their_kind_are_said_as_common_nouns(client, encounter):
+    """A blank combatant takes its kind's label as a common noun (« le PJ 1 », « le personnage »),
+    with a definite grammar; the log names each with its article and joins them with « et »."""
+    assert add(client, encounter, kind="pj", count="2").status_code == 303
+    entry = encounter.log.get()
+    assert entry.title == "Le PJ 1 et le PJ 2 rejoignent la rencontre"
+    pj = encounter.combatants.get(name="PJ 1")
+    assert pj.state["grammar"]["article"] == "defini"
+    assert services.kind_noun("Personnage") == "personnage"
+    assert services.kind_noun("PNJ") == "PNJ"
+
+
+def test_the_log_says_a_bestiary_name_with_its_article(client, encounter):
+    """« L'Orc quitte la rencontre », « l'Orc contre Aldric » — never « Orc quitte »."""
+    orc = CombatantFactory(
+        encounter=encounter,
+        kind="pnj",
+        state={**NPC, "name": "Orc", "grammar": {"article": "defini", "gender": "m", "elision": "auto"}},
+    )
+    response = client.post(f"{detail_url(encounter)}combatants/{orc.pk}/remove/", {"version": encounter.version})
+    assert response.status_code == 303
+    assert encounter.log.get().title == "L'Orc quitte la rencontre"
+
+
+def test_a_role_limit_counts_its_combatants_in_french(encounter):
+    """« au plus 1 combattant », never « combattant(s) » (issue 15)."""
+    from rulesets.core import encounter as core
+
+    rules = services.rules_for(encounter)
+    page = rules.page("encore")
+    pcs = [CombatantFactory(encounter=encounter, kind="pj", state={**PC, "name": f"PJ {i}"}) for i in range(2)]
+    with pytest.raises(services.ScenarioError) as err:
+        services.bindings_parse(encounter, page, {"pc": [c.key for c in pcs]})
+    message = err.value.errors["role.pc"]
+    assert "au plus 1\u00a0combattant." in message
+    assert "(s)" not in message
+    assert isinstance(page.role("pc"), core.Role)

@@ -27,7 +27,7 @@ class Command(BaseCommand):
             labels = {row["model"] for row in json.loads(path.read_text(encoding="utf-8"))}
             filled = [label for label in labels if apps.get_model(label).objects.exists()]
             if filled and not options["force"]:
-                self.stdout.write(f"{path.name} : déjà chargé ({', '.join(sorted(filled))}), ignoré.")
+                self.stdout.write(f"{path.name}\u202f: déjà chargé ({', '.join(sorted(filled))}), ignoré.")
                 continue
             call_command("loaddata", str(path), verbosity=0)
-            self.stdout.write(f"{path.name} : chargé.")
+            self.stdout.write(f"{path.name}\u202f: chargé.")

@@ -16,13 +16,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from calculator.models import SharedResult
+from rulesets.core.french import count
 
 _DAYS = re.compile(r"\s*(\d{1,6})\s*[dj]?\s*", re.IGNORECASE)
-ERROR_DAYS = (
-    "--older-than attend un nombre entier de jours, au moins 1, par exemple 90 ou 90d : « {value} » n'en est pas un."
-)
+ERROR_DAYS = "--older-than attend un nombre entier de jours, au moins 1, par exemple 90 ou 90d\u202f: «\u202f{value}\u202f» n'en est pas un."
 
-ERROR_MISSING = "Précisez l'âge des partages à supprimer : --older-than 90 (en jours ; 90d ou 90j aussi)."
+ERROR_MISSING = "Précisez l'âge des partages à supprimer\u202f: --older-than 90 (en jours\u202f; 90d ou 90j aussi)."
 
 
 def parse_days(value: str) -> int:
@@ -34,10 +33,11 @@ def parse_days(value: str) -> int:
 
 
 def describe(n: int, days: int, owned: bool) -> str:
-    """« 3 résultats partagés anonymes de plus de 90 jours » (singular for 1 and 0, as French says)."""
-    plural = "s" if n > 1 else ""
-    which = f"anonyme{plural} ou de MJ" if owned else f"anonyme{plural}"
-    return f"{n} résultat{plural} partagé{plural} {which} de plus de {days} jour{'s' if days > 1 else ''}"
+    """« 3 résultats partagés anonymes de plus de 90 jours » (singular for 1 and 0, as French says;
+    a no-break space after each number: issue 15)."""
+    which = " ou de MJ" if owned else ""
+    shares = count(n, f"résultat partagé anonyme{which}", f"résultats partagés anonymes{which}")
+    return f"{shares} de plus de {count(days, 'jour')}"
 
 
 class Command(BaseCommand):
@@ -45,7 +45,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         # checked in handle (not required=True): argparse would refuse a missing one in English
-        parser.add_argument("--older-than", metavar="JOURS", help="âge minimal en jours : 90, 90d ou 90j (obligatoire)")
+        parser.add_argument(
+            "--older-than", metavar="JOURS", help="âge minimal en jours\u202f: 90, 90d ou 90j (obligatoire)"
+        )
         parser.add_argument("--include-owned", action="store_true", help="supprimer aussi les partages des MJ")
         parser.add_argument("--dry-run", action="store_true", help="compter sans rien supprimer")
 
@@ -61,10 +63,10 @@ class Command(BaseCommand):
             count = shares.count()
             verb = "seraient supprimés" if count > 1 else "serait supprimé"
             self.stdout.write(
-                f"{describe(count, days, options['include_owned'])} : {verb} (--dry-run : rien n'a été supprimé)."
+                f"{describe(count, days, options['include_owned'])}\u202f: {verb} (--dry-run\u202f: rien n'a été supprimé)."
             )
             return
         _total, per_model = shares.delete()
         count = per_model.get(SharedResult._meta.label, 0)
         verb = "supprimés" if count > 1 else "supprimé"
-        self.stdout.write(f"{describe(count, days, options['include_owned'])} : {verb}.")
+        self.stdout.write(f"{describe(count, days, options['include_owned'])}\u202f: {verb}.")

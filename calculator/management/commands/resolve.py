@@ -25,19 +25,21 @@ class Command(BaseCommand):
             "file", nargs="?", default="-", help="fichier JSON de la requête, ou - pour l'entrée standard"
         )
         parser.add_argument("--odds", action="store_true", help="probabilités exactes au lieu d'une résolution")
-        parser.add_argument("--indent", type=int, default=2, help="indentation du JSON (0 : une ligne)")
+        parser.add_argument("--indent", type=int, default=2, help="indentation du JSON (0\u202f: une ligne)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         rulesets = load_all()
         slug = options["slug"]
         if slug not in rulesets:
-            raise CommandError(f"Système de règles inconnu : « {slug} » (disponibles : {', '.join(rulesets)}).")
+            raise CommandError(
+                f"Système de règles inconnu\u202f: «\u202f{slug}\u202f» (disponibles\u202f: {', '.join(rulesets)})."
+            )
         ruleset = rulesets[slug]
         source = options["file"]
         try:
             text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()  # noqa: SIM115
         except OSError as exc:
-            raise CommandError(f"Impossible de lire « {source} » : {exc.strerror}.") from None
+            raise CommandError(f"Impossible de lire «\u202f{source}\u202f»\u202f: {exc.strerror}.") from None
         indent = options["indent"] or None
         try:
             try:  # nesting bounded, numbers finite, as the API reads its body

@@ -17,11 +17,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from calculator import backups
+from rulesets.core.french import count
 
 
 class Command(BaseCommand):
     help = (
-        "Restaure une sauvegarde de « manage.py backup » en une seule transaction (en cas d'erreur, la base "
+        "Restaure une sauvegarde de «\u202fmanage.py backup\u202f» en une seule transaction (en cas d'erreur, la base "
         "reste telle quelle)."
     )
 
@@ -32,7 +33,7 @@ class Command(BaseCommand):
             action="store_true",
             help=(
                 "effacer d'abord toutes les données du site (comptes, rencontres, partages, bestiaire) pour "
-                "revenir exactement à l'état sauvegardé ; sans cette option, les objets de la sauvegarde "
+                "revenir exactement à l'état sauvegardé\u202f; sans cette option, les objets de la sauvegarde "
                 "remplacent ceux de même clé et les autres restent"
             ),
         )
@@ -45,12 +46,12 @@ class Command(BaseCommand):
         except backups.BackupError as exc:
             raise CommandError(str(exc)) from None
         if options["verbosity"] >= 2:
-            for label, count in sorted(counts.items()):
-                self.stdout.write(f"  {label} : {count}")
+            for label, n in sorted(counts.items()):
+                self.stdout.write(f"  {label}\u202f: {n}")
         if options["verbosity"] >= 1:
             erased = " après effacement des données précédentes" if options["replace"] else ""
             self.stdout.write(
-                f"Restauration terminée{erased} : {sum(counts.values())} objet(s) chargé(s) depuis "
+                f"Restauration terminée{erased}\u202f: {count(sum(counts.values()), 'objet chargé')} depuis "
                 f"la sauvegarde du {_when(document.get('created'))}."
             )
 

@@ -56,7 +56,7 @@ class Command(BaseCommand):
 
         source = Path(options["source"])
         if not source.is_file():
-            raise CommandError(f"Police introuvable : {source} (paquet Debian fonts-noto-color-emoji).")
+            raise CommandError(f"Police introuvable\u202f: {source} (paquet Debian fonts-noto-color-emoji).")
         sans = set(TTFont(share_image.FONT_FILES["regular"], lazy=True).getBestCmap())
         font = TTFont(source)
         wanted = emoji_of(project_text(), set(font.getBestCmap()), sans)
@@ -68,4 +68,4 @@ class Command(BaseCommand):
         subsetter.subset(font)
         target = share_image.FONT_FILES["emoji"]
         font.save(target)
-        self.stdout.write(f"{len(wanted)} caractères, {target.stat().st_size} octets : {target}")
+        self.stdout.write(f"{len(wanted)} caractères, {target.stat().st_size} octets\u202f: {target}")
