@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rulesets.core.french import Article, Elision, Gender, Grammar, Noun, named, quote
+from rulesets.core.french import ROLE_NOUNS, Article, Elision, Gender, Grammar, Noun, named, quote
 
 
 def grammar_of(values: Mapping[str, Any], prefix: str = "grammar.") -> Grammar | None:
@@ -26,12 +26,13 @@ def grammar_of(values: Mapping[str, Any], prefix: str = "grammar.") -> Grammar |
 def noun_of(name: str, holder: Any) -> Noun:
     """``name`` as the story says it, with the grammar its holder gives it: a scenario or encounter
     state (a mapping with a ``grammar`` object, or a dataclass with a ``grammar`` field); without
-    one, a proper name (« Aldric »), the schema's default."""
+    one, a proper name (« Aldric »), the schema's default. A default role name (« Attaquant »,
+    « Personnage 2 ») is a common noun: « l'attaquant », « le personnage 2 »."""
     said = holder.get("grammar") if isinstance(holder, Mapping) else getattr(holder, "grammar", None)
     if isinstance(said, Grammar):
-        return named(name, said)
+        return named(name, said, roles=ROLE_NOUNS)
     grammar = grammar_of(said, prefix="") if isinstance(said, Mapping) else None
-    return named(name, grammar or Grammar())
+    return named(name, grammar or Grammar(), roles=ROLE_NOUNS)
 
 
 def describe_grammar(name: str, values: Mapping[str, Any], prefix: str = "grammar.") -> str:

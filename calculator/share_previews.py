@@ -62,10 +62,10 @@ def sides(shared: SharedResult) -> list[list[Noun]]:
     scenario = shared.result.get("scenario") or shared.request.get("scenario") or {}
     if not isinstance(scenario, Mapping):
         return []
-    scene = shared.scene
+    scene = shared.scene.lower()  # a role name is told in lower case (« l'attaquant »)
     found: list[tuple[str, list[Noun]]] = []
     for key in _roles(shared.ruleset):
-        names = [n for n in _nouns(scenario.get(key)) if n.text in scene]
+        names = [n for n in _nouns(scenario.get(key)) if n.text.lower() in scene]
         if names:
             found.append((key, names))
     mode = str(scenario.get("mode", ""))

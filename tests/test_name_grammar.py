@@ -70,3 +70,12 @@ def test_the_preview_lists_names_with_their_articles_and_counts_the_rest():
     many = [*names, Noun("Loups", Grammar(article=Article.PLURAL)), Noun("Elwen", Grammar(gender=Gender.FEMININE))]
     assert french_list(many) == "l'Orc, la Harpie, Aldric et 2\u00a0autres"
     assert french_list([*names, Noun("Elwen")]) == "l'Orc, la Harpie, Aldric et 1\u00a0autre"
+
+
+def test_a_default_role_name_is_a_common_noun_outside_its_ruleset():
+    """A share's title or an encounter's log title says « l'attaquant », « le personnage 2 »: never
+    « contre Défenseur » (issue 15, « Articles and capitals »)."""
+    assert noun_of("Attaquant", {}).subject == "l'attaquant"
+    assert noun_of("Défenseur", {"grammar": grammar_data(Grammar())}).de == "du défenseur"
+    assert noun_of("Personnage 2", {}).a == "au personnage 2"
+    assert noun_of("Aldric", {}).subject == "Aldric"

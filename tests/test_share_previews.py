@@ -310,3 +310,12 @@ def test_the_copy_link_button_sits_with_the_others_and_the_link_is_in_a_read_onl
     assert 'id="copy-link"' in row
     assert 'id="download-png"' in row
     assert "Copier le wikitexte" in body
+
+
+def test_default_role_names_are_told_as_common_nouns_in_the_title():
+    """The page's default names (« Attaquant », « Défenseur ») are said « l'attaquant », « le
+    défenseur » in the scene: the title finds them there and says them the same way (issue 15)."""
+    request = {"scenario": {}, "seed": 7}
+    result = core_request.result_data(core_request.resolve(get("nephilim"), request))
+    item = SharedResult(ruleset="nephilim", request=request, result=result)
+    assert share_previews.title(item, get("nephilim").name).startswith("L'attaquant contre le défenseur\u202f: ")

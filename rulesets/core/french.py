@@ -412,6 +412,22 @@ def together(nouns: Sequence[Noun]) -> Noun:
     )
 
 
+# The role words the pages and encounters give a combatant by default, common nouns when used as a
+# name (« l'attaquant », « le personnage 2 »): for a caller that does not know the ruleset (a share's
+# title, an encounter's log title); a ruleset passes its own table.
+ROLE_NOUNS: Mapping[str, Grammar] = {
+    "attaquant": DEFINITE_M,
+    "défenseur": DEFINITE_M,
+    "combattant": DEFINITE_M,
+    "personnage": DEFINITE_M,
+    "adversaire": DEFINITE_M,
+    "aventurier": DEFINITE_M,
+    "monstre": DEFINITE_M,
+    "créature": DEFINITE_F,
+    "cible": DEFINITE_F,
+    "horde": DEFINITE_F,
+}
+
 _TYPED_ARTICLES: tuple[tuple[str, Article, Gender | None, bool], ...] = (
     ("les ", Article.PLURAL, None, False),
     ("le ", Article.DEFINITE, Gender.MASCULINE, False),
