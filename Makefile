@@ -83,3 +83,8 @@ HEAD ?= WORKTREE
 
 compare: install  ## HEAD's capacity over BASE's, target ≥ 2×: make compare [BASE=<commit>] [HEAD=<commit>|WORKTREE] (≈ 3 min)
 	$(PY) bench/compare.py $(BASE) $(HEAD)
+
+# The pure engines of two commits (every worked example: parse, resolve, narrative, JSON), ABBA rounds
+.PHONY: engine-compare
+engine-compare: install  ## HEAD's engine cost over BASE's per ruleset: make engine-compare [BASE=<commit>] [HEAD=<commit>|WORKTREE] (≈ 1 min)
+	$(PY) bench/engine_compare.py $(BASE) $(HEAD)

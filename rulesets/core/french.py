@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Annotated
 
 from rulesets.core.i18n import _
@@ -104,6 +105,11 @@ def _strip_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
+_ASPIRATED_BARE = tuple(_strip_accents(h) for h in _ASPIRATED_H)
+_CONSONANT_BARE = tuple(_strip_accents(w) for w in _CONSONANT_VOWELS)
+
+
+@lru_cache(maxsize=4096)  # a story asks it of the same few names again and again
 def starts_with_vowel_sound(text: str) -> bool:
     """True when ``text`` begins with a vowel sound, so that « de », « le », « que »… elide before it.
 
@@ -115,8 +121,8 @@ def starts_with_vowel_sound(text: str) -> bool:
         return False
     bare = _strip_accents(word)
     if word[0] == "h":
-        return not any(bare == _strip_accents(h) or bare.startswith(_strip_accents(h)) for h in _ASPIRATED_H)
-    if any(bare == _strip_accents(w) or bare.startswith(_strip_accents(w) + "s") for w in _CONSONANT_VOWELS):
+        return not bare.startswith(_ASPIRATED_BARE)
+    if any(bare == w or bare.startswith(w + "s") for w in _CONSONANT_BARE):
         return False
     if word[0] == "y":
         return len(word) == 1 or word[1] not in _VOWELS  # « d'Yvain », but « le yéti »
@@ -455,7 +461,12 @@ def named(
     >>> named("Le personnage", Grammar()).subject, named("Aldric", Grammar()).de
     ('le personnage', "d'Aldric")
     """
-    roles = roles or {}
+    return _named(name, grammar, tuple(roles.items()) if roles else (), blank)
+
+
+@lru_cache(maxsize=4096)  # a story names the same few combatants again and again
+def _named(name: str, grammar: Grammar, role_items: tuple[tuple[str, Grammar], ...], blank: Noun | None) -> Noun:
+    roles = dict(role_items)
     text = " ".join(name.split())
     if not text:
         return blank if blank is not None else Noun(text, grammar)
