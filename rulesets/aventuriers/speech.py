@@ -13,6 +13,7 @@ game master's grammar says so: every verb and pronoun follows.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from rulesets.aventuriers.model import Fighter, Side
 from rulesets.core.french import DEFINITE_F, DEFINITE_M, Counted, Gender, Grammar, Noun, named, plural
@@ -27,7 +28,12 @@ def figure_noun(name: str, grammar: Grammar, *, monster: bool = False) -> Noun:
     encounter, numbered or not (« Monstre 2 ») — is a common noun (:func:`~rulesets.core.french.named`):
     « l'aventurier », « le monstre 2 », never « frappe Aventurier »; and « l'aventurière » for a
     feminine grammar, the one role word with a feminine form."""
-    adventurer, adventuress, beast = _("aventurier"), _("aventurière"), _("monstre")
+    return _figure_noun(name, grammar, monster, _("aventurier"))
+
+
+@lru_cache(maxsize=2048)  # the texts name the same two figures again and again; ``adventurer`` keys the language
+def _figure_noun(name: str, grammar: Grammar, monster: bool, adventurer: str) -> Noun:
+    adventuress, beast = _("aventurière"), _("monstre")
     feminine = grammar.gender is Gender.FEMININE
     roles = {adventurer: DEFINITE_F if feminine else DEFINITE_M, adventuress: DEFINITE_F, beast: DEFINITE_M}
     noun = named(" ".join(name.split()) or (beast if monster else adventurer), grammar, roles=roles)

@@ -604,6 +604,8 @@ def signed(n: float, *, plus: str = "+", zero: str | None = None) -> str:
 def capitalize(text: str) -> str:
     """The first letter in upper case, whatever opens the text (« « », a parenthesis, an emoji):
     « l'Orc frappe » → « L'Orc frappe »; the rest is left as written."""
+    if text[:1].isalpha():  # the usual case, without the loop
+        return text[0].upper() + text[1:]
     for i, char in enumerate(text):
         if char.isalpha():
             return text[:i] + char.upper() + text[i + 1 :]

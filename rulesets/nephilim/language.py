@@ -14,6 +14,8 @@ role: a common noun, in lower case with its article (« l'attaquant », « le d�
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rulesets.core.french import DEFINITE_M, Grammar, Noun, named
 from rulesets.core.i18n import _
 
@@ -23,5 +25,10 @@ ROLES = ("Attaquant", "Défenseur", "Combattant")
 
 def who(name: str, grammar: Grammar | None = None) -> Noun:
     """The noun of a combatant's name (:func:`~rulesets.core.french.named` over :data:`ROLES`)."""
+    return _who(name, grammar or Grammar(), _("combattant"))
+
+
+@lru_cache(maxsize=2048)  # a resolution names its few combatants a dozen times; ``blank`` keys the language
+def _who(name: str, grammar: Grammar, blank: str) -> Noun:
     roles = {_(role).lower(): DEFINITE_M for role in ROLES}
-    return named(name, grammar or Grammar(), roles=roles, blank=Noun(_("combattant"), DEFINITE_M))
+    return named(name, grammar, roles=roles, blank=Noun(blank, DEFINITE_M))
