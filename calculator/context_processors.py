@@ -4,7 +4,6 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import get_script_prefix, get_urlconf
 
-from rulesets.core.french import typography
 from rulesets.core.registry import load_all
 
 
@@ -13,12 +12,10 @@ def _navigation(urlconf: str | None, prefix: str) -> tuple[dict[str, str], ...]:
     from calculator.views import page_path
 
     return tuple(
-        {"slug": r.slug, "name": typography(r.name), "tagline": typography(r.tagline), "url": page_path(r.slug)}
-        for r in load_all().values()
+        {"slug": r.slug, "name": r.name, "tagline": r.tagline, "url": page_path(r.slug)} for r in load_all().values()
     )
 
 
 def rulesets(request: HttpRequest) -> dict[str, Any]:
-    """The registered rule systems, for the navigation (built once per URL configuration), their
-    names and taglines in French typography (issue 15)."""
+    """The registered rule systems, for the navigation (built once per URL configuration)."""
     return {"available_rulesets": _navigation(get_urlconf(), get_script_prefix())}

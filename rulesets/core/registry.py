@@ -12,6 +12,7 @@ from typing import Any
 from rulesets.core.dice import DiceRoll, DiceSpec
 from rulesets.core.odds import Odds
 from rulesets.core.results import Example, Result
+from rulesets.core.typography import typography
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,10 @@ class Ruleset:
     story: Callable[[Any, Result], tuple[str, ...]]
     examples: Callable[[], tuple[Example, ...]]
     engine_version: str = "1"
+
+    def __post_init__(self) -> None:  # French spacing for the name and tagline wherever shown (issue 15)
+        object.__setattr__(self, "name", typography(self.name))
+        object.__setattr__(self, "tagline", typography(self.tagline))
 
 
 _REGISTRY: dict[str, Ruleset] = {}
