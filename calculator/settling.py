@@ -7,8 +7,9 @@ them to the engine (:meth:`~calculator.forms.ScenarioForm.scenario_data`, then `
 
 * a field left out of the data shows its page default (the form fills it in; the row item's default for a
   row just added);
-* a blank field that is not text is left out of the scenario, so the engine takes the field's own default
-  (the default of its dataclass field); a blank text field is "";
+* a blank field is handed over blank: ``parse`` (``Source.FORM``) refuses it when it is not text and not
+  optional, reads it as None when it is optional (issue 14: a blank field is no default); a blank text
+  field is "";
 * a box is ticked when it is present and not "false" nor "" (Django's ``CheckboxInput``: "off" and "0" tick
   it, a box is only ever sent as "on"); a missing box is unticked (the form is bound);
 * a hidden field (``WebPlugin.hidden``) is its page default, whatever the data says.
@@ -175,7 +176,8 @@ class RawForm:
 
     def scenario_data(self) -> dict[str, Any]:
         """The flat scenario the form gives the engine (:meth:`calculator.forms.ScenarioForm.scenario_data`):
-        hidden fields' defaults, boxes as booleans, raw texts, blank non-text fields left out."""
+        hidden fields' defaults, boxes as booleans, raw texts (a blank one too: ``parse`` with ``Source.FORM``
+        refuses a blank field that is not text, or reads it as None when the field is optional)."""
         flat: dict[str, Any] = dict(hidden_defaults(self.page_defaults, self.hidden))
         for path, leaf in self.leaves.items():
             if self.is_hidden(path):
@@ -183,10 +185,7 @@ class RawForm:
             if leaf.info.type is bool:
                 flat[path] = self.flag(path)
                 continue
-            raw = self.shown(path)
-            if raw.strip() == "" and leaf.info.type is not str:
-                continue
-            flat[path] = raw
+            flat[path] = self.shown(path)
         return flat
 
     # --- writing -------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from encounters.context import CalculatorContext, calculator_context
 from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import Resolution
-from rulesets.core.schema import ScenarioError, flatten, to_data, unflatten
+from rulesets.core.schema import ScenarioError, Source, flatten, to_data, unflatten
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -182,7 +182,9 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         status = 400
     if wants_result:
         try:
-            resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario)
+            resolution = services.resolution_resolve(
+                ruleset=ruleset, payload=payload, parsed=scenario, source=Source.FORM
+            )
         except ScenarioError as exc:
             form.set_errors(exc.errors)
             status = 422
@@ -196,7 +198,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     elif scenario is None and data is not None:
         # show why the live panels are empty, on the fields at fault
         try:
-            services.resolution_resolve(ruleset=ruleset, payload={**payload, "dice": {}})
+            services.resolution_resolve(ruleset=ruleset, payload={**payload, "dice": {}}, source=Source.FORM)
         except ScenarioError as exc:
             form.set_errors({k: v for k, v in exc.errors.items() if not k.startswith("dice.")})
 
@@ -274,7 +276,7 @@ def result_alone(
         return None
     payload = request_payload(nested, data)
     try:
-        resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario)
+        resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario, source=Source.FORM)
     except ScenarioError:
         return None
     in_encounter = calculator_context(request, data, slug)

@@ -76,7 +76,9 @@ def test_bad_values_are_a_400_with_french_messages_per_field(client):
     assert response.status_code == 400
     errors = response.json()["errors"]
     # French spacing (issue 15): a narrow no-break space before « : »
-    assert errors["scenario.pc.attribute"] == "Attribut (dés)\u202f: nombre entier attendu."
+    assert (
+        errors["scenario.pc.attribute"] == "Attribut (dés)\u202f: nombre entier attendu, pas le texte «\u202fx\u202f»."
+    )
     assert errors["scenario.npcs.0.menace"] == "Menace\u202f: doit être entre 1 et 3 (reçu 9)."
     assert errors["seed"] == "La graine doit être un entier."
     assert errors["zzz"] == "Champ inconnu."

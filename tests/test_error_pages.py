@@ -155,7 +155,7 @@ def test_with_the_database_down_the_api_still_answers_json(anonymous, route):
     """The API reads the table settings from the database (kept a while in the bestiary cache): it
     answers from there, or with its JSON 500, never Django's HTML page."""
     with database_down():
-        response = anonymous.post(f"/api/rulesets/encore/{route}", "{}", content_type=JSON)
+        response = anonymous.post(f"/api/rulesets/encore/{route}", '{"scenario": {}}', content_type=JSON)
     assert response["Content-Type"].startswith(JSON)
     if response.status_code != 200:
         assert_api_error(response, 500)
@@ -163,7 +163,7 @@ def test_with_the_database_down_the_api_still_answers_json(anonymous, route):
 
 def test_the_api_keeps_its_own_answers(client):
     """An operation's 400 (messages per field) and 404 (the unknown ruleset) pass unchanged."""
-    response = client.post("/api/rulesets/encore/resolve", '{"zzz": 1}', content_type=JSON)
+    response = client.post("/api/rulesets/encore/resolve", '{"scenario": {}, "zzz": 1}', content_type=JSON)
     assert assert_api_error(response, 400)["errors"] == {"zzz": "Champ inconnu."}
     response = client.post("/api/rulesets/nope/resolve", "{}", content_type=JSON)
     assert "nope" in assert_api_error(response, 404)["errors"]["slug"]

@@ -15,7 +15,7 @@ from rulesets.core.i18n import _
 from rulesets.core.odds import Odds
 from rulesets.core.registry import Ruleset
 from rulesets.core.results import Narrative, Result
-from rulesets.core.schema import ScenarioError, parse, to_data
+from rulesets.core.schema import ScenarioError, Source, parse, to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +59,29 @@ def parse_seed(raw: Any) -> int | None:
     return seed
 
 
-def parse_scenario(ruleset: Ruleset, data: Any) -> Any:
+def parse_scenario(ruleset: Ruleset, data: Any, source: Source = Source.STORED) -> Any:
+    """The request's scenario. From the API or the CLI (``Source.JSON``) it is required: a request
+    without one is refused, never read as the default scenario (issue 14)."""
+    if data is None:
+        if source is Source.JSON:
+            raise ScenarioError(
+                {"scenario": _("Scénario : champ obligatoire (un objet JSON, {} pour les valeurs par défaut).")}
+            )
+        data = {}
     try:
-        return parse(ruleset.scenario_type, data if data is not None else {})
+        return parse(ruleset.scenario_type, data, source)
     except ScenarioError as exc:
         raise ScenarioError({f"scenario.{k}" if k != "scenario" else k: v for k, v in exc.errors.items()}) from None
 
 
-def resolve(ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None) -> Resolution:
+def resolve(
+    ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None, source: Source = Source.STORED
+) -> Resolution:
     """Validate a request and resolve it, or raise :class:`ScenarioError` (all field errors).
 
     ``parsed`` is the payload's scenario already parsed by the caller (a page parses its form
-    once for the live panels): it is not parsed a second time."""
+    once for the live panels): it is not parsed a second time. ``source`` says where the request
+    comes from (:class:`~rulesets.core.schema.Source`)."""
     if not isinstance(payload, Mapping):
         raise ScenarioError({"__all__": _("La requête doit être un objet JSON.")})
     errors: dict[str, str] = {}
@@ -80,7 +91,7 @@ def resolve(ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None) ->
     scenario = parsed
     if scenario is None:
         try:
-            scenario = parse_scenario(ruleset, payload.get("scenario"))
+            scenario = parse_scenario(ruleset, payload.get("scenario"), source)
         except ScenarioError as exc:
             errors.update(exc.errors)
     seed = None
@@ -88,7 +99,9 @@ def resolve(ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None) ->
         seed = parse_seed(payload.get("seed"))
     except ScenarioError as exc:
         errors.update(exc.errors)
-    typed_raw = payload.get("dice") or {}
+    typed_raw = payload.get("dice")
+    if typed_raw is None and not (source is Source.JSON and "dice" in payload):
+        typed_raw = {}  # no dice typed: the server rolls them all (``"dice": null`` is refused)
     if not isinstance(typed_raw, Mapping):
         errors["dice"] = _("Les dés doivent être un objet {emplacement: face}.")
         typed_raw = {}
@@ -105,13 +118,13 @@ def resolve(ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None) ->
     return Resolution(ruleset, scenario, spec, dice, result, narrative)
 
 
-def odds(ruleset: Ruleset, payload: Mapping[str, Any]) -> tuple[Any, Odds]:
+def odds(ruleset: Ruleset, payload: Mapping[str, Any], source: Source = Source.STORED) -> tuple[Any, Odds]:
     if not isinstance(payload, Mapping):
         raise ScenarioError({"__all__": _("La requête doit être un objet JSON.")})
     errors = {str(k): _("Champ inconnu.") for k in payload if k not in {"scenario", "dice", "seed"}}
     scenario = None
     try:
-        scenario = parse_scenario(ruleset, payload.get("scenario"))
+        scenario = parse_scenario(ruleset, payload.get("scenario"), source)
     except ScenarioError as exc:
         errors.update(exc.errors)
     if errors:

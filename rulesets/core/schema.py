@@ -160,30 +160,45 @@ def _is_tuple_of(tp: Any) -> Any | None:
     return None
 
 
+class Source(enum.Enum):
+    """Where the values come from, which decides what a missing, blank or null value means (issue 14,
+    « Required means required; null is not a value »).
+
+    * ``JSON`` — the API and the CLI: a key left out takes the default the JSON Schema declares;
+      ``null`` is refused unless the field is optional; a number is a JSON number and a box a JSON
+      boolean (``"11"`` is no number, ``"true"`` no boolean).
+    * ``FORM`` — a page's form: every value is text; a key left out takes its default (the form shows
+      it), a blank field that is not text is refused unless the field is optional (then it is None).
+    * ``STORED`` — data Estoc wrote itself (a share, an encounter, a worked example): text or JSON
+      values, a blank or null value takes the field's default, as it was written.
+    """
+
+    JSON = "json"
+    FORM = "form"
+    STORED = "stored"
+
+
 # A parser: (raw value, field path, errors) -> the parsed value, or None with a message in errors.
 Parser = typing.Callable[[Any, str, dict[str, str]], Any]
-_PARSERS: dict[tuple[Any, Spec], Parser] = {}
+_PARSERS: dict[tuple[Any, Spec, Source], Parser] = {}
 
 
-def _parse_value(tp: Any, spec: Spec, raw: Any, path: str, errors: dict[str, str]) -> Any:
-    return _parser(tp, spec)(raw, path, errors)
-
-
-def _parser(tp: Any, spec: Spec) -> Parser:
-    """The parser of a field of type ``tp`` declared with ``spec``, built once per (type, spec):
+def _parser(tp: Any, spec: Spec, source: Source = Source.STORED) -> Parser:
+    """The parser of a field of type ``tp`` declared with ``spec``, built once per (type, spec, source):
     the type's shape is read here, not on every value (a Quadrature sheet has some 300 values)."""
-    key = (tp, spec)
+    key = (tp, spec, source)
     parser = _PARSERS.get(key)
     if parser is None:
-        parser = _build_parser(tp, spec)
+        parser = _build_parser(tp, spec, source)
         _PARSERS[key] = parser
     return parser
 
 
-def _build_parser(tp: Any, spec: Spec) -> Parser:
+def _build_parser(tp: Any, spec: Spec, source: Source) -> Parser:
     label = spec.label
+    typed = source is Source.JSON  # numbers and booleans must come as JSON numbers and booleans
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        parse_fields = _object_parser(tp)
+        parse_fields = _object_parser(tp, source)
 
         def parse_dataclass(raw: Any, path: str, errors: dict[str, str]) -> Any:
             if not isinstance(raw, Mapping):
@@ -194,7 +209,7 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
         return parse_dataclass
     item_type = _is_tuple_of(tp)
     if item_type is not None:
-        item = _parser(item_type, Spec(label=f"{label}", ge=spec.ge, le=spec.le))
+        item = _parser(item_type, Spec(label=f"{label}", ge=spec.ge, le=spec.le), source)
         min_items, max_items = spec.min_items, spec.max_items
 
         def parse_tuple(raw: Any, path: str, errors: dict[str, str]) -> Any:
@@ -234,13 +249,18 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
         def parse_bool(raw: Any, path: str, errors: dict[str, str]) -> Any:
             if isinstance(raw, bool):
                 return raw
-            if isinstance(raw, str):
+            if isinstance(raw, str) and not typed:
                 lowered = raw.lower()
                 if lowered in _TRUE:
                     return True
                 if lowered in _FALSE:
                     return False
-            errors[path] = _("{label} : vrai ou faux attendu.").format(label=label)
+            if typed and isinstance(raw, str):  # "true" in JSON: a text, not a boolean (issue 14)
+                errors[path] = _("{label} : true ou false attendu, pas le texte « {text} ».").format(
+                    label=label, text=raw[:20]
+                )
+            else:
+                errors[path] = _("{label} : vrai ou faux attendu.").format(label=label)
             return None
 
         return parse_bool
@@ -256,10 +276,15 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
                 value = None
             elif isinstance(raw, int) or (isinstance(raw, float) and raw.is_integer()):
                 value = int(raw)
-            elif isinstance(raw, str):
+            elif isinstance(raw, str) and not typed:
                 value = int_text(raw)
             if value is None:
-                errors[path] = _("{label} : nombre entier attendu.").format(label=label)
+                if typed and isinstance(raw, str):  # "11" in JSON: a text, not a number (issue 14)
+                    errors[path] = _("{label} : nombre entier attendu, pas le texte « {text} ».").format(
+                        label=label, text=raw[:20]
+                    )
+                else:
+                    errors[path] = _("{label} : nombre entier attendu.").format(label=label)
                 return None
             if (ge is not None and value < ge) or (le is not None and value > le):
                 if ge is not None and le is not None:
@@ -296,12 +321,12 @@ def _build_parser(tp: Any, spec: Spec) -> Parser:
 _TRUE = frozenset({"true", "on", "1", "oui"})
 _FALSE = frozenset({"false", "off", "0", "non", ""})
 ObjectParser = typing.Callable[[Mapping[str, Any], str, dict[str, str]], Any]
-_OBJECT_PARSERS: dict[type, ObjectParser] = {}
+_OBJECT_PARSERS: dict[tuple[type, Source], ObjectParser] = {}
 
 
-def _object_parser(cls: type) -> ObjectParser:
-    """The parser of a dataclass's fields, built once per class (see :func:`_parser`)."""
-    cached = _OBJECT_PARSERS.get(cls)
+def _object_parser(cls: type, source: Source = Source.STORED) -> ObjectParser:
+    """The parser of a dataclass's fields, built once per class and source (see :func:`_parser`)."""
+    cached = _OBJECT_PARSERS.get((cls, source))
     if cached is not None:
         return cached
     known = frozenset(f.name for f in fields_of(cls))
@@ -311,12 +336,13 @@ def _object_parser(cls: type) -> ObjectParser:
         (f.name, None, f.default, f.optional, f.type is not str, f.spec.label, f.type, f.spec) for f in fields_of(cls)
     ]
     missing = dataclasses.MISSING
+    json_source, form_source = source is Source.JSON, source is Source.FORM
     has_check = callable(getattr(cls, "check", None))
     built: list[tuple[tuple[str, Parser, Any, bool, bool, str], ...]] = []
 
     def parse_object(data: Mapping[str, Any], prefix: str, errors: dict[str, str]) -> Any:
         if not built:  # two threads may both build it: the same tuple, kept once
-            built[:] = [tuple((n, _parser(tp, sp), d, o, b, lbl) for n, _p, d, o, b, lbl, tp, sp in plan)]
+            built[:] = [tuple((n, _parser(tp, sp, source), d, o, b, lbl) for n, _p, d, o, b, lbl, tp, sp in plan)]
         compiled = built[0]
         for key in data:
             if key not in known:
@@ -326,7 +352,19 @@ def _object_parser(cls: type) -> ObjectParser:
         get = data.get
         for name, parser, default, optional, blank_missing, label in compiled:
             raw = get(name, None)
-            if raw is None or (blank_missing and isinstance(raw, str) and raw.strip() == ""):
+            if raw is None and json_source and name in data:  # null is not a value (issue 14)
+                if optional:
+                    kwargs[name] = None
+                else:
+                    errors[prefix + name] = _("{label} : valeur attendue, pas null.").format(label=label)
+                continue
+            if form_source and blank_missing and isinstance(raw, str) and raw.strip() == "":
+                if optional:  # a blank field on a page is no default (issue 14)
+                    kwargs[name] = None
+                else:
+                    errors[prefix + name] = _("{label} : champ obligatoire.").format(label=label)
+                continue
+            if raw is None or (blank_missing and not json_source and isinstance(raw, str) and raw.strip() == ""):
                 if default is not missing:
                     kwargs[name] = default
                 elif optional:
@@ -343,20 +381,17 @@ def _object_parser(cls: type) -> ObjectParser:
                 errors[prefix + key] = message
         return obj
 
-    _OBJECT_PARSERS[cls] = parse_object
+    _OBJECT_PARSERS[(cls, source)] = parse_object
     return parse_object
 
 
-def _parse_object(cls: type, data: Mapping[str, Any], prefix: str, errors: dict[str, str]) -> Any:
-    return _object_parser(cls)(data, prefix, errors)
-
-
-def parse(cls: type[Any], data: Mapping[str, Any]) -> Any:
-    """Build a ``cls`` from a JSON object, or raise :class:`ScenarioError`."""
+def parse(cls: type[Any], data: Mapping[str, Any], source: Source = Source.STORED) -> Any:
+    """Build a ``cls`` from a JSON object (an unflattened form with ``Source.FORM``), or raise
+    :class:`ScenarioError`. ``source`` says what a missing, blank or null value means (:class:`Source`)."""
     if not isinstance(data, Mapping):
         raise ScenarioError({"scenario": _("Objet JSON attendu.")})
     errors: dict[str, str] = {}
-    obj = _object_parser(cls)(data, "", errors)
+    obj = _object_parser(cls, source)(data, "", errors)
     if errors:
         raise ScenarioError(errors)
     return obj

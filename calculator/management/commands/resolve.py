@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from calculator import json_input, services
 from rulesets.core.registry import load_all
 from rulesets.core.request import odds_data, result_data
-from rulesets.core.schema import ScenarioError
+from rulesets.core.schema import ScenarioError, Source
 
 EXIT_INVALID = 2
 
@@ -47,10 +47,10 @@ class Command(BaseCommand):
             except json_input.JsonRefused as exc:
                 raise ScenarioError({"__all__": exc.message}) from None
             if options["odds"]:
-                _scenario, odds = services.odds_compute(ruleset=ruleset, payload=payload)
+                _scenario, odds = services.odds_compute(ruleset=ruleset, payload=payload, source=Source.JSON)
                 out = odds_data(ruleset, odds)
             else:
-                out = result_data(services.resolution_resolve(ruleset=ruleset, payload=payload))
+                out = result_data(services.resolution_resolve(ruleset=ruleset, payload=payload, source=Source.JSON))
         except ScenarioError as exc:
             self.stderr.write(
                 json.dumps({"message": "Requête invalide.", "errors": exc.errors}, ensure_ascii=False, indent=indent)
