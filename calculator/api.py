@@ -8,19 +8,37 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema, Status
 
-from calculator import api_errors, json_input, services
+from calculator import api_errors, json_input, plugins, services, tables
 from calculator.views import page_path
 from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset, load_all
 from rulesets.core.request import odds_data, result_data
-from rulesets.core.schema import ScenarioError, json_schema
+from rulesets.core.schema import ScenarioError, Source, copy_data, json_schema
 
 ERROR_INVALID = "Requête invalide\u202f: voir les messages par champ."
 ERROR_UNKNOWN_RULESET = "Système de règles inconnu."
 
+
+class _Api(NinjaAPI):
+    """The OpenAPI document, with each request schema's row keys read from the bestiary when the
+    document is asked for (issue 14, « Rows by key »): the routes are declared at import, before
+    any database is there."""
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: Any = None) -> Any:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        rulesets = load_all()
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                slug, _sep, action = str(operation.get("operationId", "")).rpartition("_")
+                if action in ("resolve", "odds") and slug in rulesets:
+                    content = operation["requestBody"]["content"]["application/json"]
+                    content["schema"] = request_schema(rulesets[slug])
+        return schema
+
+
 # The rate limits (API_RATE on every route, RESOLVE_RATE on resolve and odds) are counted before the
 # view runs, by calculator.limits.RateLimitMiddleware: per client address, shared by the workers.
-api = NinjaAPI(
+api = _Api(
     title="Estoc API",
     version="1",
     description="Résoudre une passe d'armes et calculer ses probabilités exactes, pour chaque système de règles.",
@@ -116,6 +134,20 @@ class OddsOut(Schema):
     expectations: list[ExpectationOut]
 
 
+class TableRowOut(Schema):
+    key: str
+    label: str
+    values: dict[str, Any] | list[Any]  # a row's scenario data (a dice pool is a list)
+
+
+class TableOut(Schema):
+    key: str
+    label: str
+    paths: list[str]
+    required: list[str]
+    rows: list[TableRowOut]
+
+
 class ExampleOut(Schema):
     key: str
     title: str
@@ -131,18 +163,24 @@ def _links(slug: str) -> dict[str, str]:
         "resolve": f"{base}/resolve",
         "odds": f"{base}/odds",
         "examples": f"{base}/examples",
+        "tables": f"{base}/tables",
         "page": page_path(slug),
     }
 
 
-def request_schema(ruleset: Ruleset) -> dict[str, Any]:
-    """JSON Schema of a resolve request of ``ruleset``."""
+def request_schema(ruleset: Ruleset, *, keys: bool = True) -> dict[str, Any]:
+    """JSON Schema of a resolve request of ``ruleset``; with ``keys``, where a bestiary row may go,
+    its keys (read from the database) or the custom row (calculator/tables.py)."""
+    scenario = json_schema(ruleset.scenario_type)
+    if keys:
+        found = tables.tables_of(plugins.get(ruleset.slug))
+        scenario = tables.schema_with_keys(copy_data(scenario), found, ruleset.slug)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": typography(f"{ruleset.name} — requête"),
         "type": "object",
         "properties": {
-            "scenario": json_schema(ruleset.scenario_type),
+            "scenario": scenario,
             "dice": {
                 "type": "object",
                 "title": "Dés lus à la table",
@@ -193,7 +231,9 @@ def rulesets_list(request: HttpRequest) -> list[dict[str, Any]]:
 
 def _register(ruleset: Ruleset) -> None:
     slug = ruleset.slug
-    body = {"requestBody": {"required": True, "content": {"application/json": {"schema": request_schema(ruleset)}}}}
+    # the row keys are filled in when the OpenAPI document is asked for (_Api)
+    schema_now = request_schema(ruleset, keys=False)
+    body = {"requestBody": {"required": True, "content": {"application/json": {"schema": schema_now}}}}
 
     @api.get(
         f"/rulesets/{slug}/schema",
@@ -213,7 +253,7 @@ def _register(ruleset: Ruleset) -> None:
     )
     def resolve(request: HttpRequest) -> Any:
         try:
-            data = result_data(services.resolution_resolve(ruleset=ruleset, payload=_body(request)))
+            data = result_data(services.resolution_resolve(ruleset=ruleset, payload=_body(request), source=Source.JSON))
         except ScenarioError as exc:
             return _bad(exc)
         return _unchecked(request, data)
@@ -227,10 +267,19 @@ def _register(ruleset: Ruleset) -> None:
     )
     def odds(request: HttpRequest) -> Any:
         try:
-            _scenario, result = services.odds_compute(ruleset=ruleset, payload=_body(request))
+            _scenario, result = services.odds_compute(ruleset=ruleset, payload=_body(request), source=Source.JSON)
         except ScenarioError as exc:
             return _bad(exc)
         return _unchecked(request, odds_data(ruleset, result))
+
+    @api.get(
+        f"/rulesets/{slug}/tables",
+        response=list[TableOut],
+        summary=typography(f"{ruleset.name} : tables du bestiaire (lignes par clé)"),
+        operation_id=f"{slug}_tables",
+    )
+    def tables_list(request: HttpRequest) -> list[dict[str, Any]]:
+        return tables.listing(plugins.get(slug))
 
     @api.get(
         f"/rulesets/{slug}/examples",

@@ -21,6 +21,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from calculator.plugins import WebPlugin
+from calculator.tables import unknown_preset
 from rulesets.core.dice import DiceSpec
 from rulesets.core.french import typography
 from rulesets.core.registry import Ruleset
@@ -165,7 +166,10 @@ def refused_input(cls: type, data: Mapping[str, Any], groups: Mapping[str, Any])
     lists = dict(_list_paths(cls))
     limits = _row_limits(cls)
     prefixes = tuple(path + "." for path in lists)
-    refused: dict[str, str] = {}
+    # a bestiary row chosen by an id the table does not have (``preset.weapon=9999``) is no silent
+    # no-op (issue 14); a blank choice (« — ») loads nothing
+    load_key = str(data.get("_load", ""))
+    refused: dict[str, str] = unknown_preset(data, groups) if str(data.get(load_key, "")).strip() else {}
     if not prefixes:
         return refused
     for key in data:
@@ -334,13 +338,11 @@ class ScenarioForm(forms.Form):
         return self.fields[name].initial
 
     def scenario_data(self) -> dict[str, Any]:
-        """Flat scenario values as typed (defaults for hidden fields and blanks)."""
+        """Flat scenario values as typed, blanks included (``parse`` with ``Source.FORM`` refuses a
+        blank field that is not text, issue 14), and the defaults of the hidden fields."""
         flat: dict[str, Any] = dict(hidden_defaults(self.flat_defaults, self.plugin.hidden))
         for leaf in self.leaves:
-            value = self.raw(leaf.path)
-            if isinstance(value, str) and value.strip() == "" and leaf.info.type is not str:
-                continue
-            flat[leaf.path] = value
+            flat[leaf.path] = self.raw(leaf.path)
         return flat
 
     def payload(self) -> dict[str, Any]:

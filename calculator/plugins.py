@@ -61,6 +61,35 @@ class Settled:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """A row of a bestiary table as the API names it: ``key`` (a slug of its name, stable),
+    ``label`` and ``data``, the row's nested scenario data (what the server puts in its place)."""
+
+    key: str
+    label: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A bestiary table whose rows a request may name by key (issue 14, « Rows by key »).
+
+    ``paths`` are the scenario paths where a row goes (``attacker.weapon``; ``*`` stands for any
+    row of a list: ``defenders.*.armour``); ``required`` the fields an inline object at those paths
+    must give (an explicit custom row: no default inside a custom row). See calculator/tables.py.
+    """
+
+    key: str
+    label: str
+    paths: tuple[str, ...]
+    rows: tuple[TableRow, ...]
+    required: tuple[str, ...] = ()
+
+    def find(self, key: str) -> TableRow | None:
+        return next((r for r in self.rows if r.key == key), None)
+
+
+@dataclass(frozen=True)
 class WebPlugin:
     slug: str
     fields_template: str
@@ -80,6 +109,8 @@ class WebPlugin:
     # templates sent out of band with an htmx result (each carries its own hx-swap-oob), for parts of
     # the form that a resolution changes (Quadrature's living sheet)
     result_oob: tuple[str, ...] = ()
+    # the bestiary tables whose rows the API and the CLI name by key (calculator/tables.py)
+    tables: Callable[[], list[Table]] = list
 
     def table(self, key: str) -> TableValues | None:
         return next((t for t in self.table_values if t.key == key), None)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calculator import bestiary_cache, plugins
+from calculator import bestiary_cache, plugins, tables
 from rulesets.core import request as core_request
 from rulesets.core.dice import DiceSpec
 from rulesets.core.odds import Odds
 from rulesets.core.registry import Ruleset
-from rulesets.core.schema import ScenarioError, copy_data, flatten, parse, to_data
+from rulesets.core.schema import ScenarioError, Source, copy_data, flatten, parse, to_data
 
 ERROR_NOT_JSON = "Le corps de la requête doit être un objet JSON valide."
 ERROR_NOTHING_RESOLVED = "Aucun résultat\u202f: résolvez d'abord l'échange."
@@ -46,34 +46,40 @@ def flat_defaults(*, ruleset: Ruleset) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def with_table_settings(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """A request whose scenario leaves out the table settings gets those of the database."""
+    """A request whose scenario leaves out the table settings gets those of the database; a row
+    named by its key (``"weapon": "fusil-d-assaut-ak-47"``) gets the bestiary's numbers, an inline
+    custom row must give them (:func:`calculator.tables.resolve_keys`, issue 14)."""
     if not isinstance(payload, Mapping):
         raise ScenarioError({"__all__": ERROR_NOT_JSON})
     scenario = payload.get("scenario")
     if scenario is None or not isinstance(scenario, Mapping):
         return dict(payload)
     plugin = plugins.get(ruleset.slug)
+    scenario = tables.resolve_keys(plugin, scenario)
     settings = bestiary_cache.cached("defaults", plugin, plugin.defaults)  # deep_merge copies it
     return {**payload, "scenario": deep_merge(settings, scenario)}
 
 
-def resolution_resolve(*, ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None) -> core_request.Resolution:
+def resolution_resolve(
+    *, ruleset: Ruleset, payload: Mapping[str, Any], parsed: Any = None, source: Source = Source.STORED
+) -> core_request.Resolution:
     """Resolve a request; ``parsed``: its scenario, already parsed from a page's form (whose
-    defaults hold the table settings), is not parsed again."""
+    defaults hold the table settings), is not parsed again. ``source``: where the request comes
+    from (``Source.JSON`` for the API and the CLI, ``Source.FORM`` for a page)."""
     if parsed is not None:
-        return core_request.resolve(ruleset, payload, parsed)
-    return core_request.resolve(ruleset, with_table_settings(ruleset=ruleset, payload=payload))
+        return core_request.resolve(ruleset, payload, parsed, source)
+    return core_request.resolve(ruleset, with_table_settings(ruleset=ruleset, payload=payload), source=source)
 
 
-def odds_compute(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> tuple[Any, Odds]:
-    return core_request.odds(ruleset, with_table_settings(ruleset=ruleset, payload=payload))
+def odds_compute(*, ruleset: Ruleset, payload: Mapping[str, Any], source: Source = Source.STORED) -> tuple[Any, Odds]:
+    return core_request.odds(ruleset, with_table_settings(ruleset=ruleset, payload=payload), source)
 
 
 def scenario_try_parse(*, ruleset: Ruleset, nested: Mapping[str, Any]) -> Any | None:
     """The scenario a form describes (its values unflattened), or None while it is invalid (the
     live panels wait)."""
     try:
-        return parse(ruleset.scenario_type, nested)
+        return parse(ruleset.scenario_type, nested, Source.FORM)
     except ScenarioError:
         return None
 
@@ -97,4 +103,4 @@ def resolution_from_query(*, ruleset: Ruleset, query: str) -> core_request.Resol
         raise ScenarioError({"__all__": ERROR_NOTHING_RESOLVED})
     defaults, flat = flat_defaults(ruleset=ruleset)
     form = ScenarioForm(ruleset, plugins.get(ruleset.slug), defaults, data, flat_defaults=flat)
-    return resolution_resolve(ruleset=ruleset, payload=form.payload())
+    return resolution_resolve(ruleset=ruleset, payload=form.payload(), source=Source.FORM)
