@@ -112,7 +112,13 @@ def test_loading_a_special_blow_fills_its_row(client_with_tables: Client) -> Non
     response = client_with_tables.get("/feerie/", {"_f": "1", "_load": "preset.blow.0", "preset.blow.0": "desarmer"})
     form = response.context["form"]
     assert form.raw("blows.0.kind") == "desarmer"
-    assert form.raw("blows.0.attack_malus") == "-8"
+    # issue 14: the name carries the seed's −8; the row leaves the number blank where it says the same
+    assert form.raw("blows.0.attack_malus") == ""
+    from tests.test_table_mode import controls, form_data
+
+    again = client_with_tables.get("/feerie/", {**form_data(controls(response)), "_f": "1", "r": "1"})
+    terms = [e for e in again.context["resolution"].result.events if e.data.get("quantity") == "attack"]
+    assert [e.value for e in terms if "Désarmer" in e.label] == ["−8"]
 
 
 def test_the_odds_panel_shows_the_chance_to_hit(client_with_tables: Client) -> None:

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.feerie import models as m
+from bestiary.validation import CheckedAdmin, CheckedInlineFormSet
 
 
 @admin.register(m.Settings)
@@ -69,12 +70,13 @@ class TacticPresetAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 class CreatureAttributeInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = m.CreatureAttribute
     extra = 0
 
 
 @admin.register(m.Creature)
-class CreatureAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class CreatureAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = (
         "name",
         "article",

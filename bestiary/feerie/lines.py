@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _l
 
 from calculator.grammar import describe_grammar
 from rulesets.core.french import NBSP, count, signed, typography
-from rulesets.feerie.model import BlowKind, CoverMode, Pace
+from rulesets.feerie.model import SEED_BLOWS, SEED_PACES, BlowKind, CoverMode, Pace
 
 SEP = " · "
 
@@ -166,17 +166,25 @@ def blow(values: Mapping[str, Any]) -> str:
     kind = text(_get(values, p, "kind"))
     if kind in ("", BlowKind.NONE.value):
         return _("aucun malus")
+    # a blank number is the blow's own (issue 14: its name carries the seed's numbers)
+    rule = SEED_BLOWS.get(BlowKind(kind)) if kind in {k.value for k in BlowKind} else None
+
+    def number(key: str) -> Any:
+        raw = _get(values, p, key)
+        return getattr(rule, key) if rule is not None and not text(raw) else raw
+
     parts = []
-    attack, ranged = _get(values, p, "attack_malus"), _get(values, p, "ranged_attack_malus")
+    attack, ranged = number("attack_malus"), number("ranged_attack_malus")
+    ranged = "" if ranged is None else ranged
     if integer(attack) != 0 or (text(ranged) and integer(ranged) != 0):
         part = _("Attaque {n}").format(n=sign(attack))
         if text(ranged) and integer(ranged) != integer(attack):
             part += " " + _("({n} à distance)").format(n=sign(ranged))
         parts.append(part)
-    defense = _get(values, p, "defense_malus")
+    defense = number("defense_malus")
     if integer(defense):
         parts.append(_("Défense {n}").format(n=sign(defense)))
-    effect = _get(values, p, "effect_value")
+    effect = number("effect_value")
     if integer(effect):
         parts.append(_("effet {n}").format(n=plain(effect)))
     return f"{choice_label(BlowKind, kind)} : " + (", ".join(parts) or _("aucun malus"))
@@ -197,14 +205,21 @@ def previous_loss(values: Mapping[str, Any]) -> str:
 def _movement(values: Mapping[str, Any], p: str) -> str:
     pace = text(_get(values, p, "pace"))
     label = choice_label(Pace, pace)
+    # a blank number is the allure's own (issue 14: its name carries the seed's numbers)
+    rule = SEED_PACES.get(Pace(pace)) if pace in {k.value for k in Pace} else None
+
+    def number(key: str) -> Any:
+        raw = _get(values, p, key)
+        return getattr(rule, key) if rule is not None and not text(raw) else raw
+
     parts = []
-    malus = _get(values, p, "malus")
+    malus = number("malus")
     if integer(malus):
         parts.append(_("coordination {n}").format(n=sign(malus)))
-    bonus = _get(values, p, "charge_bonus")
+    bonus = number("charge_bonus")
     if integer(bonus):
         parts.append(_("charge {n} aux Dommages").format(n=sign(bonus)))
-    divisor = _get(values, p, "divisor")
+    divisor = number("divisor")
     if integer(divisor):
         parts.append(_("distance (Habileté + Taille)/{n}").format(n=plain(divisor)))
     if not parts:

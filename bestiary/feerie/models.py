@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.grammar import NameGrammar
+from bestiary.validation import clean_row
 from rulesets.feerie.model import AttributeKind, BlowKind, Pace
 
 TAILLE = [MinValueValidator(-5), MaxValueValidator(5)]
@@ -34,6 +35,11 @@ class Settings(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class SurfaceRow(models.Model):
     """Surface d'un angle d'attaque selon la Taille du défenseur (« Adversaires multiples »)."""
@@ -49,6 +55,11 @@ class SurfaceRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.taille_min:+d} à {self.taille_max:+d} : {self.surface}"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class Allure(models.Model):
@@ -73,6 +84,11 @@ class Allure(models.Model):
     def __str__(self) -> str:
         return f"{self.get_pace_display()} ({self.malus:+d})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class CoverMaterial(models.Model):
     """Couverture: solidity as a share of the Domain owner's Encaissement."""
@@ -91,6 +107,11 @@ class CoverMaterial(models.Model):
     def __str__(self) -> str:
         return f"{self.name} — {self.example} ({self.quarters}/4)"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class CoverOpacity(models.Model):
     name = models.CharField(_("opacité"), max_length=60, unique=True)
@@ -103,6 +124,11 @@ class CoverOpacity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.malus:+d})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class Lighting(models.Model):
@@ -122,6 +148,11 @@ class Lighting(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.contact:+d} / {self.distance:+d})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class RangedDifficulty(models.Model):
     modifier = models.SmallIntegerField(
@@ -137,6 +168,11 @@ class RangedDifficulty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task} ({self.modifier:+d})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class RangeBand(models.Model):
@@ -154,6 +190,11 @@ class RangeBand(models.Model):
     def __str__(self) -> str:
         return f"{self.distance} ({self.modifier:+d})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class Terrain(models.Model):
     name = models.CharField(_("encombrement"), max_length=60, unique=True)
@@ -166,6 +207,11 @@ class Terrain(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.modifier:+d})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class SpecialBlow(models.Model):
@@ -194,6 +240,11 @@ class SpecialBlow(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.attack_malus:+d})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class TacticPreset(models.Model):
     """A named tactic of the seed, written for a reference cap (Sire Didimus: 4)."""
@@ -215,6 +266,11 @@ class TacticPreset(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (I {self.initiative:+d} / A {self.attack:+d} / D {self.defense:+d})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class Creature(NameGrammar):
@@ -238,6 +294,11 @@ class Creature(NameGrammar):
 
     def __str__(self) -> str:
         return f"{self.name} (Taille {self.taille:+d})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class CreatureAttribute(models.Model):
@@ -275,6 +336,11 @@ class CreatureAttribute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.value:+d}"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
     def applies(self, ranged: bool) -> bool:
         return self.mode == self.Mode.BOTH or (self.mode == self.Mode.RANGED) == ranged

@@ -149,13 +149,15 @@ RANGED_ONLY = (
     ("situation.range_modifier", _("la portée")),
     ("situation.terrain", _("l'encombrement")),
 )
-STILL = {"pace": Pace.NONE.value, "malus": 0, "charge_bonus": 0, "divisor": 0}
+# blank numbers: a pace's or a blow's name carries the seed's numbers (issue 14), so a name chosen
+# afterwards brings its own, never a 0 left here
+STILL = {"pace": Pace.NONE.value, "malus": "", "charge_bonus": "", "divisor": ""}
 NO_BLOW = {
     "kind": BlowKind.NONE.value,
-    "attack_malus": 0,
+    "attack_malus": "",
     "ranged_attack_malus": "",
-    "defense_malus": 0,
-    "effect_value": 0,
+    "defense_malus": "",
+    "effect_value": "",
 }
 
 
@@ -189,6 +191,12 @@ def fix_exchange(s: Settler) -> bool:
         cleared = [s.set(f"situation.co_attackers.{i}.count", 0) for i in s.rows("situation.co_attackers")]
         if any(cleared):
             s.note(_("{reason} Autres assaillants retirés.").format(reason=reason))
+            changed = True
+    if "situation.occupied_angles" in errors:
+        # the angles set by the game master, once nobody else is left to place (or at range): cleared
+        others = sum(s.number(f"situation.co_attackers.{i}.count") or 0 for i in s.rows("situation.co_attackers"))
+        if (s.get("mode") == Mode.RANGED.value or not others) and s.set("situation.occupied_angles", None):
+            s.note(_("{reason} Angles occupés effacés.").format(reason=errors["situation.occupied_angles"]))
             changed = True
     if "situation.open_angles" in errors and s.set("situation.open_angles", 5):
         s.note(errors["situation.open_angles"])

@@ -16,13 +16,25 @@ from bestiary.feerie import models as m
 from bestiary.feerie.settle import settle_action, settle_exchange
 from bestiary.feerie.state import ATTRIBUTE_FIELDS, MAX_ATTRIBUTES
 from calculator.grammar import describe_grammar
-from calculator.plugins import Preset, PresetGroup, TableValues, WebPlugin, register
+from calculator.plugins import Preset, PresetGroup, Table, TableValues, WebPlugin, register
+from calculator.tables import table_of
 from rulesets.core.french import signed
 from rulesets.core.request import Resolution
-from rulesets.core.schema import parse_index
+from rulesets.core.schema import parse_index, to_data, unflatten
 from rulesets.feerie import action
 from rulesets.feerie.engine import attacker_who, defender_who, derive
-from rulesets.feerie.model import Attribute, AttributeKind, BlowKind, Combatant, Exchange, Mode, scale_tactic
+from rulesets.feerie.model import (
+    SEED_BLOWS,
+    SEED_PACES,
+    Attribute,
+    AttributeKind,
+    BlowKind,
+    Combatant,
+    Exchange,
+    Mode,
+    Pace,
+    scale_tactic,
+)
 
 TACTIC_CAPS = range(1, 9)  # the caps listed in a tactic group (any other cap is found by its key too)
 TACTIC_MAX = 40  # a tactic modification is at most ±40 (Tactic's bounds)
@@ -206,15 +218,31 @@ def sg(n: int) -> str:
     return signed(n) if n else "0"
 
 
+# issue 14: a blow's or a pace's name carries the seed's numbers (rulesets.feerie.model.SEED_BLOWS,
+# SEED_PACES); a preset loads the name and leaves a number blank where the table row says what the rule
+# says, so that choosing another name afterwards brings that name's numbers, never the previous ones
+BLOW_NUMBERS = ("attack_malus", "ranged_attack_malus", "defense_malus", "effect_value")
+PACE_NUMBERS = ("malus", "charge_bonus", "divisor")
 NO_BLOW = Preset(
-    BlowKind.NONE.value,
-    _("Aucun coup spécial"),
-    {"kind": BlowKind.NONE.value, "attack_malus": 0, "ranged_attack_malus": "", "defense_malus": 0, "effect_value": 0},
+    BlowKind.NONE.value, _("Aucun coup spécial"), {"kind": BlowKind.NONE.value, **dict.fromkeys(BLOW_NUMBERS, "")}
 )
 ON_FOOT = Preset("a_pied", _("À pied"), {"mounted": False, "name": "", "taille": 1, "habilete": 10})
 STILL = Preset(
-    "none", _("Immobile"), {"pace": "none", "malus": 0, "charge_bonus": 0, "divisor": 0}
+    "none", _("Immobile"), {"pace": "none", **dict.fromkeys(PACE_NUMBERS, "")}
 )  # the seed's table lists the paces; standing still is the absence of one
+
+
+def blow_values(b: m.SpecialBlow) -> dict[str, Any]:
+    """A table row of special blows as the form's values: its name, and only the numbers where the row
+    departs from the seed's rule for that name (an explicit override, shown as such)."""
+    rule = SEED_BLOWS[BlowKind(b.kind)]
+    return {"kind": b.kind, **{k: "" if getattr(b, k) == getattr(rule, k) else getattr(b, k) for k in BLOW_NUMBERS}}
+
+
+def allure_values(a: m.Allure) -> dict[str, Any]:
+    """A row of the allures as the form's values: its pace, and only the numbers that depart from the seed's."""
+    rule = SEED_PACES[Pace(a.pace)]
+    return {"pace": a.pace, **{k: "" if getattr(a, k) == getattr(rule, k) else getattr(a, k) for k in PACE_NUMBERS}}
 
 
 def blow_label(b: m.SpecialBlow) -> str:
@@ -246,7 +274,7 @@ def presets() -> list[PresetGroup]:
         Preset(
             key=a.pace,
             label=f"{a.get_pace_display()} ({sg(a.malus)})",
-            values={"pace": a.pace, "malus": a.malus, "charge_bonus": a.charge_bonus, "divisor": a.divisor},
+            values=allure_values(a),
         )
         for a in selectors.allure_list()
     ]
@@ -254,13 +282,7 @@ def presets() -> list[PresetGroup]:
         Preset(
             key=b.kind,
             label=blow_label(b),
-            values={
-                "kind": b.kind,
-                "attack_malus": b.attack_malus,
-                "ranged_attack_malus": "" if b.ranged_attack_malus is None else b.ranged_attack_malus,
-                "defense_malus": b.defense_malus,
-                "effect_value": b.effect_value,
-            },
+            values=blow_values(b),
         )
         for b in selectors.blow_list()
     ]
@@ -518,6 +540,71 @@ TABLE_VALUES = (
 )
 
 
+def tables() -> list[Table]:
+    """The tables a request names by key (issue 14, calculator/tables.py): a creature au contact
+    (``redcap``) or à distance (``redcap-a-distance``) as the attacker or the defender, a special
+    blow (``desarmer``), an allure (``course``), a mount."""
+    creatures = selectors.creature_list()
+    rows = [(c, False) for c in creatures] + [(c, True) for c in creatures]
+    return [
+        table_of(
+            "creature",
+            _("Créature du bestiaire"),
+            ("attacker", "defender"),
+            rows,
+            lambda cr: to_data(combatant(cr[0], ranged=cr[1])),
+            name=lambda cr: f"{cr[0].name} à distance" if cr[1] else cr[0].name,
+            label_of=lambda cr: f"{creature_label(cr[0])} — {_('à distance') if cr[1] else _('au contact')}",
+        ),
+        table_of(  # the seed's numbers come with the name (``kind``); a row states only what departs from them
+            "blow",
+            _("Coup spécial"),
+            ("blows.*",),
+            selectors.blow_list(),
+            lambda b: {k: v for k, v in blow_values(b).items() if v != ""},
+            name=lambda b: b.kind,
+            label_of=blow_label,
+        ),
+        table_of(
+            "allure",
+            _("Allure"),
+            ("situation.movement", "situation.target_movement"),
+            selectors.allure_list(),
+            lambda a: {k: v for k, v in allure_values(a).items() if v != ""},
+            name=lambda a: a.pace,
+            label_of=lambda a: f"{a.get_pace_display()} ({sg(a.malus)})",
+        ),
+        table_of(
+            "mount",
+            _("Monture"),
+            ("attacker.mount", "defender.mount"),
+            selectors.mount_list(),
+            lambda c: {
+                "mounted": True,
+                "name": c.name,
+                "grammar": c.grammar_data(),
+                "taille": c.taille,
+                "habilete": c.habilete,
+            },
+            label_of=creature_label,
+        ),
+    ]
+
+
+def action_tables() -> list[Table]:
+    """The Action's table by key (issue 14): a creature of the bestiary as a combatant."""
+    return [
+        table_of(
+            "fighter",
+            _("Combattant du bestiaire"),
+            ("fighters.*",),
+            selectors.creature_list(),
+            lambda c: unflatten(fighter_values(c)),
+            label_of=creature_label,
+        )
+    ]
+
+
 PLUGIN = register(
     WebPlugin(
         slug="feerie",
@@ -529,6 +616,7 @@ PLUGIN = register(
         variations=variations,
         table_values=TABLE_VALUES,
         settle=settle_exchange,
+        tables=tables,
     )
 )
 
@@ -660,5 +748,6 @@ ACTION_PLUGIN = register(
         variations=action_variations,
         table_values=ACTION_TABLE_VALUES,
         settle=settle_action,
+        tables=action_tables,
     )
 )

@@ -11,7 +11,9 @@
    extra activity comes 8 ranks after the previous one (never at the same rank), at −4
    cumulative, and costs −4 Défense from its resolution and −4 to the whole next Action; a change
    of intention costs −4 to the changed activity and to Défense from its declaration, −4 to the
-   next Action, and a tactic change re-ranks the activity (never above the rank of the change).
+   next Action, and a tactic change re-ranks the activity (never above the rank of the change); an
+   extra activity that is also a change of intention takes its −8 Défense « dès la déclaration ».
+   A typed rank the countdown refuses is a field error (issue 14), never an activity dropped.
 5. Effects: Essence lost = ⌊margin/2⌋ + Dommages − Encaissement; one attack roll may strike
    several smaller defenders whose surfaces fit the attacker's.
 6. Impersonal events at rank 0; the next Action carries the malus.
@@ -31,7 +33,7 @@ from rulesets.core.french import DEFINITE_M, PROPER_M, Grammar, Noun, count, joi
 from rulesets.core.i18n import _
 from rulesets.core.odds import Chart, Odds
 from rulesets.core.results import Event, Result
-from rulesets.core.schema import Choice, Spec
+from rulesets.core.schema import Choice, ScenarioError, Spec
 from rulesets.feerie.angles import crowding, sweep
 from rulesets.feerie.engine import SEED, slot_label
 from rulesets.feerie.model import SEED_SURFACES, DiceTerm, SurfaceRow, Tactic
@@ -64,6 +66,12 @@ G_DECOMPTE = "Décompte"
 G_ACT = "Activités"
 G_NEXT = "Action suivante"
 
+NO_TACTIC_RULE = _("Sans Affinité ni Pouvoir de combat pour cette activité, pas de tactique.")
+NO_TACTIC_CAP = _(
+    "Plafond de tactique à renseigner pour déclarer une tactique : le total des Affinités et maîtrises de "
+    "Pouvoirs utilisées pour l'activité (0 sans aucune)."
+)
+
 
 class ActivityKind(Choice):
     NONE = "none"
@@ -92,7 +100,15 @@ class Fighter:
     initiative_bonus: Annotated[int, Spec(label=_("Attributs applicables à l'Initiative"), ge=-30, le=40)] = 0
     affinities: Annotated[int, Spec(label=_("Total d'Affinités (priorité)"), ge=0, le=100)] = 0
     tactic: Annotated[Tactic, Spec(label=_("Tactique déclarée"))] = field(default_factory=Tactic)
-    tactic_cap: Annotated[int | None, Spec(label=_("Plafond de tactique (vide : non vérifié)"), ge=0, le=60)] = None
+    tactic_cap: Annotated[
+        int | None,
+        Spec(
+            label=_("Plafond de tactique (Affinités et maîtrises de l'activité)"),
+            ge=0,
+            le=60,
+            help=_("Requis pour déclarer une tactique ; mettez 0 pour qui n'a ni Affinité ni Pouvoir de combat."),
+        ),
+    ] = None
     surprised: Annotated[bool, Spec(label=_("Surpris (première Action)"))] = False
     ambush_margin: Annotated[int, Spec(label=_("Marge de dissimulation (embuscade)"), ge=0, le=60)] = 0
     carried_malus: Annotated[int, Spec(label=_("Malus reporté de l'Action précédente"), ge=-60, le=0)] = 0
@@ -105,26 +121,39 @@ class Fighter:
     taille: Annotated[int, Spec(label=_("Taille"), ge=-5, le=5)] = 0
     open_angles: Annotated[int, Spec(label=_("Angles d'attaque ouverts"), ge=1, le=6)] = 4
 
-    def tactic_errors(self, t: Tactic, prefix: str) -> dict[str, str]:
+    def tactic_errors(self, t: Tactic, prefix: str, cap_path: str = "tactic_cap") -> dict[str, str]:
+        """« Les tactiques »: « Un personnage qui a quelque aptitude au combat (i.e. des Affinités ou des
+        Pouvoirs qui viennent modifier son Attaque ou sa Défense) peut choisir […] une tactique »; « la
+        somme de ces modifications doit être nulle »; « Un modificateur ne peut être supérieur à la somme
+        des Affinités et des maîtrises de Pouvoirs utilisées pour l'activité ».
+
+        The Action does not list a combatant's Attributs, so the cap is typed (``tactic_cap``, filled from
+        the bestiary or the encounter): blank, a tactic is refused on ``cap_path`` (issue 14: never taken
+        as « no cap »); 0, no tactic at all."""
         errors: dict[str, str] = {}
         total = t.initiative + t.attack + t.defense
         if total:
             errors[prefix] = _("La somme des modifications de tactique doit être nulle (reçu {total}).").format(
                 total=signed(total)
             )
-        if self.tactic_cap is not None:
-            for key, value in (("initiative", t.initiative), ("attack", t.attack), ("defense", t.defense)):
-                if abs(value) > self.tactic_cap:
-                    errors[f"{prefix}.{key}"] = _(
-                        "Une modification de tactique ne peut dépasser le plafond ({cap}), reçu {value}."
-                    ).format(cap=self.tactic_cap, value=signed(value))
+        if not t.is_declared:
+            return errors
+        if self.tactic_cap is None:
+            errors[cap_path] = NO_TACTIC_CAP
+            return errors
+        for key, value in (("initiative", t.initiative), ("attack", t.attack), ("defense", t.defense)):
+            if value and self.tactic_cap == 0:
+                errors[f"{prefix}.{key}"] = NO_TACTIC_RULE
+            elif abs(value) > self.tactic_cap:
+                errors[f"{prefix}.{key}"] = _(
+                    "Une modification de tactique ne peut dépasser le plafond ({cap}), reçu {value}."
+                ).format(cap=self.tactic_cap, value=signed(value))
         return errors
 
     def check(self) -> dict[str, str]:
-        errors = self.tactic_errors(self.tactic, "tactic")
         if self.surprised and self.tactic.is_declared:
-            errors["tactic"] = _("Un personnage surpris ne peut pas déclarer de tactique lors de la première Action.")
-        return errors
+            return {"tactic": _("Un personnage surpris ne peut pas déclarer de tactique lors de la première Action.")}
+        return self.tactic_errors(self.tactic, "tactic")
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +294,11 @@ class ActionScenario:
             if len(set(targets)) != len(targets):
                 errors[f"{p}.targets"] = _("Une même cible est listée deux fois.")
             if act.change.declared and act.change.new_tactic:
-                errors.update(self.fighters[act.actor].tactic_errors(act.change.tactic, f"{p}.change.tactic"))
+                errors.update(
+                    self.fighters[act.actor].tactic_errors(
+                        act.change.tactic, f"{p}.change.tactic", f"fighters.{act.actor}.tactic_cap"
+                    )
+                )
             if act.kind is ActivityKind.ATTACK and act.ranged and len(targets) > 1 and not act.blunt:
                 errors[f"{p}.targets"] = _("Un projectile purement transperçant n'affecte qu'une cible.")
                 continue
@@ -287,7 +320,49 @@ class ActionScenario:
         for j, ev in enumerate(self.impersonal):
             if ev.target is not None and ev.target >= n:
                 errors[f"impersonal.{j}.target"] = _fighters(n)
+        for i, f in enumerate(self.fighters):
+            if (message := initiative_error(self, f)) is not None:
+                errors[f"fighters.{i}.initiative"] = message
+        if not errors and all(f.initiative is not None for f in self.fighters):
+            # every Initiative typed: the ranks are known before any die is rolled
+            errors.update(schedule_errors(self, [f.initiative or 0 for f in self.fighters]))
         return errors
+
+
+def initiative_error(s: ActionScenario, f: Fighter) -> str | None:
+    """A typed Initiative the combatant's roll cannot give, or None. « 2) Jets d'Initiative » : « Vigilance +
+    Affinités applicables + modificateur de tactique éventuel + bonus/malus occasionnels » plus the dice
+    term (``shared/rules/feerie.md``, « The roll »): with Vigilance 10 and 1d20 − 1d20, from −9 to 29."""
+    if f.initiative is None:
+        return None
+    terms = initiative_base(f)
+    base = sum(v for _l, v, _r in terms)
+    low, high = base + s.roll.low, base + s.roll.high
+    if low <= f.initiative <= high:
+        return None
+    sources = ", ".join(f"{label} {signed(v) if k else signed(v, plus='')}" for k, (label, v, _r) in enumerate(terms))
+    if len(terms) > 1:
+        sources += " " + parenthesize(_("total {base}").format(base=signed(base, plus="")))
+    return _("Initiative {v} impossible : {sources} et le jet {dice} ({lo} à {hi}) donnent de {low} à {high}.").format(
+        v=signed(f.initiative, plus=""),
+        sources=sources,
+        dice=s.roll.describe(),
+        lo=signed(s.roll.low),
+        hi=signed(s.roll.high),
+        low=signed(low, plus=""),
+        high=signed(high, plus=""),
+    )
+
+
+def schedule_errors(s: ActionScenario, initiatives: list[int]) -> dict[str, str]:
+    """The typed ranks the countdown refuses, by field: never an activity dropped with a note (issue 14).
+
+    « Aucune activité ne peut avoir lieu à un rang d'Initiative supérieur à celui du plus haut jet
+    d'Initiative » (« Anticipation d'une activité »); « l'activité supplémentaire ne peut être simultanée
+    avec l'activité initiale (elle a lieu au plus tôt au rang d'Initiative suivant) » (« Activités
+    supplémentaires »); « on ne peut agir avant d'avoir choisi d'agir » (« Changement d'intention »)."""
+    planned, _top = plan(s, initiatives)
+    return {p.field: p.refused for p in planned if p.field}
 
 
 # --- dice -------------------------------------------------------------------------------------------
@@ -356,6 +431,7 @@ class Planned:
     defense_after: int  # Défense change after its resolution (−anticipation, −4 extra)
     tactic_attack: int
     refused: str = ""
+    field: str = ""  # the field at fault when the refusal is a typed value (a field error, never a drop)
 
 
 def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]:
@@ -386,6 +462,10 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                     natural = base_rank + new.initiative - tactic.initiative
                 natural = min(natural, act.change.rank)
                 change_defense = new.defense - tactic.defense - CHANGE_MALUS
+                if order:
+                    # « une activité supplémentaire techniquement différente de la première » : « avec un
+                    # malus de 8 en Défense dès la déclaration » — the extra activity's −4 comes with the change
+                    change_defense -= EXTRA_MALUS
                 tactic = new
             # each reason names the combatant: it is the event's whole label, and a sentence of the story
             if initiatives[actor] <= 0:
@@ -393,18 +473,32 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                     "Initiative nulle ou négative : {n.subject} ne {n[peut|peuvent]} agir pendant cette Action."
                 ).format(n=name)
             rank = act.rank if act.rank is not None else natural
+            at_fault = ""
             if not refused and previous_rank is not None and rank >= previous_rank:
                 refused = _(
-                    "Une activité supplémentaire {n.de} a lieu au plus tôt au rang suivant la précédente ({r})."
-                ).format(n=name, r=previous_rank - 1)
+                    "Une activité supplémentaire {n.de} a lieu au plus tôt au rang suivant la précédente ({r}), "
+                    "pas au rang {rank}."
+                ).format(n=name, r=previous_rank - 1, rank=rank)
+                at_fault = f"activities.{j}.rank"
             if not refused and rank > top:
-                refused = _(
-                    "{n.Subject} ne {n[peut|peuvent]} agir avant le plus haut jet d'Initiative ({top})."
-                ).format(n=name, top=top)
+                refused = (
+                    _(
+                        "{n.Subject} ne {n[peut|peuvent]} agir avant le plus haut jet d'Initiative ({top}), pas au "
+                        "rang {rank} : le premier à agir ne peut anticiper, ni personne le devancer."
+                    )
+                    if initiatives[actor] == top
+                    else _(
+                        "{n.Subject} ne {n[peut|peuvent]} agir avant le plus haut jet d'Initiative ({top}), pas au "
+                        "rang {rank}."
+                    )
+                ).format(n=name, top=top, rank=rank)
+                at_fault = f"activities.{j}.rank"
             if not refused and act.change.rank is not None and rank > act.change.rank:
                 refused = _(
-                    "{n.Subject} ne {n[peut|peuvent]} agir avant d'avoir choisi d'agir (changement au rang {r})."
-                ).format(n=name, r=act.change.rank)
+                    "{n.Subject} ne {n[peut|peuvent]} agir avant d'avoir choisi d'agir (changement au rang {r}), "
+                    "pas au rang {rank}."
+                ).format(n=name, r=act.change.rank, rank=rank)
+                at_fault = f"activities.{j}.rank"
             if not refused and rank < 1:
                 refused = _(
                     "Le rang 1 est le dernier auquel on peut agir : {n.subject} {n[doit|doivent]} anticiper."
@@ -431,7 +525,8 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
             if act.aim and rank < natural:
                 aimed = min(AIM_MAX, natural - rank)
                 parts.append((_("Visée ({n} de retard)").format(n=count(aimed, _("rang"))), aimed, R_VISER))
-            defense_after = -anticipation - (EXTRA_MALUS if order else 0)
+            # an extra activity costs −4 Défense from its resolution; with a change of intention, from the change
+            defense_after = -anticipation - (EXTRA_MALUS if order and not act.change.declared else 0)
             out.append(
                 Planned(
                     index=j,
@@ -447,6 +542,7 @@ def plan(s: ActionScenario, initiatives: list[int]) -> tuple[list[Planned], int]
                     defense_after=defense_after,
                     tactic_attack=tactic.attack,
                     refused=refused,
+                    field=at_fault,
                 )
             )
             if refused:
@@ -531,6 +627,9 @@ def resolve(s: ActionScenario, dice: DiceRoll) -> Result:
             )
         )
     planned, top = plan(s, initiatives)
+    if errors := {f"scenario.{p.field}": p.refused for p in planned if p.field}:
+        # a typed rank the rolled Initiatives make impossible: refused on its field, never dropped
+        raise ScenarioError(errors)
     ev.append(
         Event(
             "top",

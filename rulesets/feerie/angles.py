@@ -6,6 +6,11 @@ Attackers pack into the angles; an attacker bigger than one angle spreads over s
 than every angle offered together is the only one able to attack. The defender loses 2 Défense
 per occupied angle beyond the first. Conversely, one big attacker's single blow may cover several
 small defenders whose surfaces add up to its own.
+
+Issue 14: the seed says attackers « peuvent s'y entasser » (may crowd into an angle), not that they
+must. By default they are packed into the fewest angles; the game master may set how many angles
+they actually occupy, from the fewest to the most the free angles allow (each attacker alone in its
+own angle, a big one on the angles it fills), and the malus follows what is set.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ class Crowding:
     refused: tuple[int, ...]
     occupied_angles: int
     sole_giant: bool  # one attacker bigger than every angle offered: only it attacks
+    fewest: int = 0  # the angles the admitted attackers occupy packed together
+    most: int = 0  # … and spread, each alone in its own angle(s), within the open angles
 
     @property
     def defense_malus(self) -> int:
@@ -48,9 +55,18 @@ class Crowding:
 
 
 def crowding(
-    defender_taille: int, attacker_tailles: Sequence[int], open_angles: int, rows: Sequence[SurfaceRow]
+    defender_taille: int,
+    attacker_tailles: Sequence[int],
+    open_angles: int,
+    rows: Sequence[SurfaceRow],
+    occupied: int | None = None,
 ) -> Crowding:
-    """Pack the attackers (in the order given, biggest first) into the defender's open angles."""
+    """Pack the attackers (in the order given, biggest first) into the defender's open angles.
+
+    « Pour chaque angle d'attaque non protégé […] un nombre d'adversaires dont la surface totale […]
+    n'excède pas celle de l'angle peuvent s'y entasser. » ``occupied`` is the game master's placement
+    (None: the fewest angles); it must lie between :attr:`Crowding.fewest` and :attr:`Crowding.most`,
+    which the scenario's ``check()`` enforces (a ``ValueError`` here otherwise, never a clamp)."""
     angle = surface_for(defender_taille, rows)
     surfaces = tuple(surface_for(t, rows) for t in attacker_tailles)
     total = angle * open_angles
@@ -60,7 +76,15 @@ def crowding(
     if order and surfaces[order[0]] > total:
         first = order[0]
         return Crowding(
-            angle, open_angles, surfaces, (first,), tuple(i for i in order if i != first), open_angles, True
+            angle,
+            open_angles,
+            surfaces,
+            (first,),
+            tuple(i for i in order if i != first),
+            open_angles,
+            True,
+            open_angles,
+            open_angles,
         )
     free = [angle] * open_angles  # room left in each angle
     for i in order:
@@ -81,8 +105,24 @@ def crowding(
         else:
             free[slot] -= need
             admitted.append(i)
-    occupied = sum(1 for room in free if room < angle)
-    return Crowding(angle, open_angles, surfaces, tuple(sorted(admitted)), tuple(sorted(refused)), occupied, False)
+    fewest = sum(1 for room in free if room < angle)
+    # spread: a small attacker alone in an angle, a big one on the whole angles it fills
+    most = min(open_angles, sum(max(1, -(-surfaces[i] // angle)) for i in admitted))
+    if occupied is None:
+        occupied = fewest
+    elif not fewest <= occupied <= most:
+        raise ValueError(f"{occupied} angles occupied: between {fewest} and {most}")
+    return Crowding(
+        angle,
+        open_angles,
+        surfaces,
+        tuple(sorted(admitted)),
+        tuple(sorted(refused)),
+        occupied,
+        False,
+        fewest,
+        most,
+    )
 
 
 @dataclass(frozen=True, slots=True)

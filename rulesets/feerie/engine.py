@@ -30,6 +30,7 @@ from rulesets.feerie.angles import Crowding, crowding
 from rulesets.feerie.model import (
     Attribute,
     AttributeKind,
+    Blow,
     BlowKind,
     Combatant,
     CoverMode,
@@ -104,6 +105,15 @@ class Quantity:
         if self.fixed is not None:
             return self.fixed
         return sum(t.value for t in self.terms)
+
+
+def typed(label: str, overridden: bool, rule: int, *, signed_rule: bool = True) -> str:
+    """A term's label, and « valeur saisie » when a typed number replaces the rule's (issue 14: a
+    typed value is an explicit override, shown as such)."""
+    if not overridden:
+        return label
+    shown = signed(rule) if signed_rule and rule else str(rule)
+    return _("{label} (valeur saisie ; la règle : {rule})").format(label=label, rule=shown)
 
 
 def _attrs(c: Combatant, flag: str) -> list[Attribute]:
@@ -198,15 +208,27 @@ def derive(s: Exchange) -> Derivation:
     if a.modifiers.attack:
         att.append(Term(_("Bonus/malus occasionnel"), a.modifiers.attack, R_GRANDEURS))
     mv = sit.movement
-    if mv.pace is not Pace.NONE and mv.malus:
+    pace = mv.numbers  # the allure's own numbers (issue 14), or the typed overrides
+    if mv.pace is not Pace.NONE and pace.malus:
         label = _("Charge, allure : {pace}") if sit.charge else _("Déplacement, allure : {pace}")
-        att.append(Term(label.format(pace=mv.pace.label), mv.malus, R_DEPLACEMENT))
-    if mv.pace is not Pace.NONE and mv.divisor:
-        distance = (a.habilete + a.taille) // mv.divisor
+        att.append(
+            Term(
+                typed(label.format(pace=mv.pace.label), mv.overridden("malus"), mv.rule.malus),
+                pace.malus,
+                R_DEPLACEMENT,
+            )
+        )
+    if mv.pace is not Pace.NONE and pace.divisor:
+        distance = (a.habilete + a.taille) // pace.divisor
         notes.append(
             Event(
                 "movement",
-                _("Distance parcourue ({pace})").format(pace=mv.pace.label),
+                typed(
+                    _("Distance parcourue ({pace})").format(pace=mv.pace.label),
+                    mv.overridden("divisor"),
+                    mv.rule.divisor,
+                    signed_rule=False,
+                ),
                 str(distance),
                 R_DEPLACEMENT,
                 G_SITUATION,
@@ -215,11 +237,15 @@ def derive(s: Exchange) -> Derivation:
         )
     if ranged:
         tm = sit.target_movement
-        if tm.pace is not Pace.NONE and tm.malus:
+        if tm.pace is not Pace.NONE and tm.numbers.malus:
             att.append(
                 Term(
-                    _("Cible en mouvement ({pace}, malus divisé par 2)").format(pace=tm.pace.label),
-                    halved_malus(tm.malus),
+                    typed(
+                        _("Cible en mouvement ({pace}, malus divisé par 2)").format(pace=tm.pace.label),
+                        tm.overridden("malus"),
+                        tm.rule.malus,
+                    ),
+                    halved_malus(tm.numbers.malus),
                     R_AUTRES,
                 )
             )
@@ -240,13 +266,17 @@ def derive(s: Exchange) -> Derivation:
                 Term(_("Fantassin contre cavalier (4 + Taille de la monture − Taille du piéton)"), malus, R_MONTE)
             )
     for b in s.active_blows:
-        malus = b.ranged_attack_malus if ranged and b.ranged_attack_malus is not None else b.attack_malus
+        # the blow's own malus (issue 14: its name carries it), or the typed override
+        malus = b.attack_malus_for(ranged)
+        rule = Blow(b.kind).attack_malus_for(ranged)
+        overridden = malus != rule
         if b.kind is BlowKind.HOLD_OFF:
             malus += a.taille - d.taille
         elif b.kind is BlowKind.INSIDE_GUARD:
             malus += d.taille - a.taille
         if malus:
-            att.append(Term(_("Coup spécial : {blow}").format(blow=b.kind.label), malus, R_COUPS))
+            label = _("Coup spécial : {blow}").format(blow=b.kind.label)
+            att.append(Term(typed(label, overridden, rule), malus, R_COUPS))
     attack = Quantity("attack", _("Attaque"), tuple(att))
 
     # --- Dommages -------------------------------------------------------------------------------
@@ -269,11 +299,15 @@ def derive(s: Exchange) -> Derivation:
     dmg += _attr_terms(a, "damage")
     if ranged:
         dmg.append(Term(_("Attaque à distance"), RANGED_DAMAGE_MALUS, R_GRANDEURS))
-    if sit.charge and mv.charge_bonus:
+    if sit.charge and pace.charge_bonus:
         dmg.append(
             Term(
-                _("Charge ({pace})").format(pace=mv.pace.label),
-                mv.charge_bonus,
+                typed(
+                    _("Charge ({pace})").format(pace=mv.pace.label),
+                    mv.overridden("charge_bonus"),
+                    mv.rule.charge_bonus,
+                ),
+                pace.charge_bonus,
                 R_MONTE if a.mount.mounted else R_DEPLACEMENT,
             )
         )
@@ -302,7 +336,9 @@ def derive(s: Exchange) -> Derivation:
     if sit.surprised:
         df.append(Term(_("Surpris"), SURPRISE_DEFENSE, R_SURPRISE))
     if not ranged and s.co_attacker_tailles:
-        crowd = crowding(d.taille, (a.taille, *s.co_attacker_tailles), sit.open_angles, sit.surfaces)
+        crowd = crowding(
+            d.taille, (a.taille, *s.co_attacker_tailles), sit.open_angles, sit.surfaces, sit.occupied_angles
+        )
         if crowd.defense_malus:
             df.append(
                 Term(
@@ -341,7 +377,7 @@ def derive(s: Exchange) -> Derivation:
             "soak", _("Encaissement de l'objet"), (Term(_("Objet inanimé"), sit.object_encaissement, R_INANIME),)
         )
 
-    blow_def = sum(b.defense_malus for b in s.active_blows)
+    blow_def = sum(b.numbers.defense_malus for b in s.active_blows)
     return Derivation(
         attacker_initiative=_initiative(a, surprised=False, ambush_margin=sit.ambush_margin),
         attack=attack,
@@ -399,6 +435,7 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
 
     for b in s.active_blows:
         k = b.kind
+        value = b.numbers.effect_value  # the blow's own (issue 14), or the typed override
         if k is BlowKind.DISARM:
             text = say(
                 _(
@@ -411,9 +448,9 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
                 _(
                     "{d.Subject} {d[tombe|tombent]} à terre : {v} à toutes {d[ses|leurs]} activités tant {d[qu'il ne s'est|qu'elle ne s'est|qu'ils ne se sont|qu'elles ne se sont]} pas {d[relevé]}."
                 ),
-                v=signed(-b.effect_value),
+                v=signed(-value),
             )
-            out.append(Effect(k.value, text, -b.effect_value))
+            out.append(Effect(k.value, text, -value))
         elif k is BlowKind.ENTANGLE:
             if s.ranged:
                 text = say(
@@ -446,18 +483,18 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
                     "{d.Subject} {d[est|sont]} {d[tenu]} en respect : {v} à {d[son|son|leur]} Attaque jusqu'à ce "
                     "{d[qu'il entre|qu'elle entre|qu'ils entrent|qu'elles entrent]} dans la garde."
                 ),
-                v=signed(-b.effect_value),
+                v=signed(-value),
             )
-            out.append(Effect(k.value, text, -b.effect_value))
+            out.append(Effect(k.value, text, -value))
         elif k is BlowKind.INSIDE_GUARD:
             text = say(
                 _(
                     "{a.Subject} {a[est|sont]} {a[entré]} dans la garde {d.de} : {v} à l'Attaque {d.de} jusqu'à ce "
                     "{d[qu'il|qu'elle|qu'ils|qu'elles]} {a[le|la|les]} {d[tienne|tiennent]} en respect."
                 ),
-                v=signed(-b.effect_value),
+                v=signed(-value),
             )
-            out.append(Effect(k.value, text, -b.effect_value))
+            out.append(Effect(k.value, text, -value))
         elif k is BlowKind.CRIPPLE:
             if would >= 1:
                 text = say(
@@ -474,7 +511,7 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
                 Effect(k.value, _("L'arme reste dans la plaie ; elle sera délogée à la première Attaque manquée."), 0)
             )
         elif k is BlowKind.FRIGHTENING:
-            n = raw // b.effect_value if b.effect_value else 0
+            n = raw // value if value else 0
             text = say(
                 _(
                     "Coup effrayant : Charme {a.de} modifié de {v} auprès des témoins pour {a[sa|leur]} prochaine intimidation."
@@ -483,7 +520,7 @@ def _blow_effects(s: Exchange, dv: Derivation, margin: int, raw: int, would: int
             )
             out.append(Effect(k.value, text, -n))
         elif k is BlowKind.KNOCKBACK:
-            n = raw // b.effect_value if b.effect_value else 0
+            n = raw // value if value else 0
             text = say(_("{d.Subject} {d[est|sont]} {d[projeté]} à {n} de distance."), n=count(n, _("unité")))
             out.append(Effect(k.value, text, n))
     return out
@@ -599,7 +636,7 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
     if not sit.target_inanimate:
         ev += quantity_events(dv.attack, att_group, "attacker")
     ev += quantity_events(dv.damage, att_group, "attacker")
-    if any(b.defense_malus for b in s.active_blows):
+    if any(b.numbers.defense_malus for b in s.active_blows):
         ev += quantity_events(dv.attacker_defense, att_group, "attacker")
     if not sit.target_inanimate:
         ev += quantity_events(dv.defender_initiative, def_group, "defender")
@@ -610,7 +647,11 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
         ev.append(
             Event(
                 "angles",
-                _("Angles d'attaque : surface {s} par angle, {n}, {o}").format(
+                (
+                    _("Angles d'attaque : surface {s} par angle, {n}, {o} (placement du meneur)")
+                    if sit.occupied_angles is not None
+                    else _("Angles d'attaque : surface {s} par angle, {n}, {o}")
+                ).format(
                     s=c.angle_surface,
                     n=count(c.open_angles, _("angle ouvert"), _("angles ouverts")),
                     o=count(c.occupied_angles, _("occupé"), _("occupés")),
@@ -620,25 +661,16 @@ def resolve(s: Exchange, dice: DiceRoll) -> Result:
                 G_SITUATION,
                 {
                     "occupied": c.occupied_angles,
+                    "fewest": c.fewest,
+                    "most": c.most,
+                    "placed": sit.occupied_angles is not None,
+                    "malus": c.defense_malus,
                     "admitted": list(c.admitted),
                     "refused": list(c.refused),
                     "sole_giant": c.sole_giant,
                 },
             )
         )
-        if 0 not in c.admitted:
-            ev.append(
-                Event(
-                    "angles_refused",
-                    _(
-                        "Plus de place autour {d.de} : {a.subject} ne {a[peut|peuvent]} pas "
-                        "{d[l'atteindre|l'atteindre|les atteindre]}."
-                    ).format(a=attacker_who(s), d=defender_who(s)),
-                    "",
-                    R_ANGLES,
-                    G_SITUATION,
-                )
-            )
     ev += list(dv.notes)
     # dice
     if s.term is not None:

@@ -190,19 +190,17 @@ def examples() -> tuple[Example, ...]:
             key="geants_feu_follet",
             title="Deux Géants contre un Feu follet",
             source=f"{SEED_FILE} — Adversaires multiples, « deux Géants (Taille +4) »",
+            # « Les Géants ne peuvent s'acharner à deux et un seul d'entre eux peut attaquer » : the second
+            # Giant as another assailant is refused on its field (issue 14, never a story of a malus not
+            # applied); the one who attacks does it alone.
             request=_request(
-                Exchange(
-                    attacker=geant,
-                    defender=feu_follet,
-                    situation=Situation(open_angles=6, co_attackers=(CoAttacker(1, 4, "Géant"),)),
-                ),
+                Exchange(attacker=geant, defender=feu_follet, situation=Situation(open_angles=6)),
                 {"plus.1": 20, "moins.1": 1},
             ),
             # un seul Géant attaque : aucun malus d'angle, Défense 20 + 4 = 24 ; 10 + 19 = 29, marge 5 ;
             # ⌊5/2⌋ + (24 + 4) − (6 − 4) = 28
             expected={
                 "outcome": "hit",
-                "occupied_angles": 6,
                 "defense": 24,
                 "margin": 5,
                 "essence_lost": 28,

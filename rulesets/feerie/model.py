@@ -3,7 +3,9 @@
 Seed ``004_6e592e6a2992f712.txt`` (« Règles de simulation (3) — Le combat ») and
 ``shared/rules/feerie.md``. Every table of the seed (surface by Taille, allures, couvertures,
 éclairement, difficultés, portées, coups spéciaux) comes **in** the scenario as numbers; the
-defaults of a field may be the seed's values, nothing else is a table literal.
+defaults of a field may be the seed's values, nothing else is a table literal. Issue 14: a special
+blow and a pace are rules **named** by the seed, so their name carries the seed's numbers
+(:data:`SEED_BLOWS`, :data:`SEED_PACES`); a number typed beside the name is an explicit override.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from rulesets.core.french import DEFINITE_M, Grammar, quote, signed
+from rulesets.core.french import DEFINITE_M, Grammar, count, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
 
@@ -292,15 +294,61 @@ SEED_SURFACES = (
 
 
 @dataclass(frozen=True, slots=True)
+class PaceRule:
+    """The numbers of one allure: coordination malus, charge bonus to Dommages, distance divisor."""
+
+    malus: int
+    charge_bonus: int
+    divisor: int
+
+
+# « Déplacement en combat »: « (Habileté + Taille)/4 Marche ; (Habileté + Taille)/3 Trot −4 ;
+# (Habileté + Taille)/2 Course −8 ; Habileté + Taille Sprint −12 » and, for a charge, « Les Dommages ont
+# un bonus de 2 si l'attaquant trotte, de 4 s'il court et de 6 s'il sprinte (aucun bonus s'il marche) ».
+# Issue 14: the pace's name carries these numbers, whatever path chose it.
+SEED_PACES: dict[Pace, PaceRule] = {
+    Pace.NONE: PaceRule(0, 0, 0),
+    Pace.WALK: PaceRule(0, 0, 4),
+    Pace.TROT: PaceRule(-4, 2, 3),
+    Pace.RUN: PaceRule(-8, 4, 2),
+    Pace.SPRINT: PaceRule(-12, 6, 1),
+}
+
+
+@dataclass(frozen=True, slots=True)
 class Movement:
-    """An allure and its row of the movement table (« Déplacement en combat »)."""
+    """An allure (« Déplacement en combat »); its numbers are the seed's for that allure
+    (:data:`SEED_PACES`) unless one is typed, an explicit override."""
 
     pace: Annotated[Pace, Spec(label=_("Allure"))] = Pace.NONE
-    malus: Annotated[int, Spec(label=_("Malus de coordination"), ge=-30, le=0)] = 0
-    charge_bonus: Annotated[int, Spec(label=_("Bonus de charge aux Dommages"), ge=0, le=20)] = 0
+    malus: Annotated[int | None, Spec(label=_("Malus de coordination (vide : celui de l'allure)"), ge=-30, le=0)] = None
+    charge_bonus: Annotated[
+        int | None, Spec(label=_("Bonus de charge aux Dommages (vide : celui de l'allure)"), ge=0, le=20)
+    ] = None
     divisor: Annotated[
-        int, Spec(label=_("Diviseur de distance : (Habileté + Taille) ÷ n, 0 si immobile"), ge=0, le=10)
-    ] = 0
+        int | None,
+        Spec(label=_("Diviseur de distance : (Habileté + Taille) ÷ n (vide : celui de l'allure)"), ge=0, le=10),
+    ] = None
+
+    @property
+    def rule(self) -> PaceRule:
+        """The seed's numbers for this allure."""
+        return SEED_PACES[self.pace]
+
+    @property
+    def numbers(self) -> PaceRule:
+        """The numbers applied: the seed's, or the typed override of each."""
+        r = self.rule
+        return PaceRule(
+            r.malus if self.malus is None else self.malus,
+            r.charge_bonus if self.charge_bonus is None else self.charge_bonus,
+            r.divisor if self.divisor is None else self.divisor,
+        )
+
+    def overridden(self, key: str) -> bool:
+        """A typed number that differs from the seed's for this allure (shown as such)."""
+        typed = getattr(self, key)
+        return typed is not None and typed != getattr(self.rule, key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,16 +369,87 @@ class Cover:
 
 
 @dataclass(frozen=True, slots=True)
+class BlowRule:
+    """The numbers of one special blow: Attaque malus (and at range, ``None``: the same), Défense malus
+    of the attacker, and the value of its effect (a malus inflicted, or Dommages points per unit)."""
+
+    attack_malus: int
+    ranged_attack_malus: int | None
+    defense_malus: int
+    effect_value: int
+
+
+# « Exemples de coups spéciaux » (Nom, Malus, Effet): Désarmer −8; Faire tomber −6, « un malus de −4 à
+# toutes ses activités »; Entraver −8, « A distance […] Le malus est alors de –12 »; Etourdir −4;
+# Tenir en respect « −12 + (Taille de l'assaillant – Taille du défenseur) », then « un malus de −8 à son
+# Attaque »; Handicaper −12; Acharnement « −8 en Défense »; Coup effrayant −4, « de 1 […] par 4 points de
+# Dommages »; Vol plané −8, « une unité de distance par 4 points de Dommages »; Entrer dans la garde
+# « −12 + (Taille du défenseur – Taille de l'assaillant) », then « un malus de −8 à son Attaque ».
+# The Taille terms of the two guard blows are added by the engine. Issue 14: the blow's name carries
+# these numbers, whatever path chose it.
+SEED_BLOWS: dict[BlowKind, BlowRule] = {
+    BlowKind.NONE: BlowRule(0, None, 0, 0),
+    BlowKind.DISARM: BlowRule(-8, None, 0, 0),
+    BlowKind.TRIP: BlowRule(-6, None, 0, 4),
+    BlowKind.ENTANGLE: BlowRule(-8, -12, 0, 0),
+    BlowKind.STUN: BlowRule(-4, None, 0, 0),
+    BlowKind.HOLD_OFF: BlowRule(-12, None, 0, 8),
+    BlowKind.CRIPPLE: BlowRule(-12, None, 0, 0),
+    BlowKind.RELENTLESS: BlowRule(0, None, -8, 0),
+    BlowKind.FRIGHTENING: BlowRule(-4, None, 0, 4),
+    BlowKind.KNOCKBACK: BlowRule(-8, None, 0, 4),
+    BlowKind.INSIDE_GUARD: BlowRule(-12, None, 0, 8),
+}
+# the blows whose effect reads ``effect_value`` (the others have none: a typed value is refused)
+BLOWS_WITH_EFFECT_VALUE = frozenset(k for k, r in SEED_BLOWS.items() if r.effect_value)
+BLOWS_PER_POINTS = frozenset({BlowKind.FRIGHTENING, BlowKind.KNOCKBACK})  # « par 4 points de Dommages »
+
+
+@dataclass(frozen=True, slots=True)
 class Blow:
-    """A special blow and its row of the table (« Les coups spéciaux »)."""
+    """A special blow (« Les coups spéciaux »); its numbers are the seed's for that blow
+    (:data:`SEED_BLOWS`) unless one is typed, an explicit override."""
 
     kind: Annotated[BlowKind, Spec(label=_("Coup spécial"))] = BlowKind.NONE
-    attack_malus: Annotated[int, Spec(label=_("Malus d'Attaque"), ge=-40, le=0)] = 0
+    attack_malus: Annotated[int | None, Spec(label=_("Malus d'Attaque (vide : celui du coup)"), ge=-40, le=0)] = None
     ranged_attack_malus: Annotated[
-        int | None, Spec(label=_("Malus d'Attaque à distance (vide : le même)"), ge=-40, le=0)
+        int | None, Spec(label=_("Malus d'Attaque à distance (vide : celui du coup)"), ge=-40, le=0)
     ] = None
-    defense_malus: Annotated[int, Spec(label=_("Malus de Défense de l'attaquant"), ge=-40, le=0)] = 0
-    effect_value: Annotated[int, Spec(label=_("Valeur de l'effet (malus infligé, points par unité)"), ge=0, le=40)] = 0
+    defense_malus: Annotated[
+        int | None, Spec(label=_("Malus de Défense de l'attaquant (vide : celui du coup)"), ge=-40, le=0)
+    ] = None
+    effect_value: Annotated[
+        int | None,
+        Spec(label=_("Valeur de l'effet : malus infligé, points par unité (vide : celle du coup)"), ge=0, le=40),
+    ] = None
+
+    @property
+    def rule(self) -> BlowRule:
+        """The seed's numbers for this blow."""
+        return SEED_BLOWS[self.kind]
+
+    @property
+    def numbers(self) -> BlowRule:
+        """The numbers applied: the seed's, or the typed override of each. At range without a ranged
+        malus of its own (typed or the seed's), the blow takes its Attaque malus."""
+        r = self.rule
+        attack = r.attack_malus if self.attack_malus is None else self.attack_malus
+        ranged = r.ranged_attack_malus if self.ranged_attack_malus is None else self.ranged_attack_malus
+        return BlowRule(
+            attack,
+            ranged,
+            r.defense_malus if self.defense_malus is None else self.defense_malus,
+            r.effect_value if self.effect_value is None else self.effect_value,
+        )
+
+    def attack_malus_for(self, ranged: bool) -> int:
+        n = self.numbers
+        return n.ranged_attack_malus if ranged and n.ranged_attack_malus is not None else n.attack_malus
+
+    def overridden(self, key: str) -> bool:
+        """A typed number that differs from the seed's for this blow (shown as such)."""
+        typed = getattr(self, key)
+        return typed is not None and typed != getattr(self.rule, key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,6 +472,10 @@ class Situation:
     open_angles: Annotated[
         int, Spec(label=_("Angles d'attaque ouverts (6 au plus, 2 dans un couloir)"), ge=1, le=6)
     ] = 4
+    occupied_angles: Annotated[
+        int | None,
+        Spec(label=_("Angles occupés par les assaillants (vide : entassés dans le moins d'angles)"), ge=1, le=6),
+    ] = None
     co_attackers: Annotated[tuple[CoAttacker, ...], Spec(label=_("Autres assaillants au contact"), max_items=10)] = ()
     surfaces: Annotated[
         tuple[SurfaceRow, ...], Spec(label=_("Table des surfaces par Taille"), min_items=1, max_items=11)
@@ -478,6 +601,7 @@ class Exchange:
                 errors["previous_loss"] = _(
                     "L'acharnement demande des pertes d'Essence infligées lors de l'activité précédente."
                 )
+            errors.update(_blow_value_errors(i, b))
         if self.active_blows and s.target_inanimate:
             errors["blows"] = _("Un objet inanimé ne subit pas de coup spécial : on effectue un jet de Dommages.")
         if not self.ranged:
@@ -500,6 +624,21 @@ class Exchange:
                 )
         if s.charge and s.movement.pace in (Pace.NONE,):
             errors["situation.charge"] = _("Une charge suppose un déplacement de l'attaquant.")
+        for key, mv in (("movement", s.movement), ("target_movement", s.target_movement)):
+            if mv.pace is Pace.NONE:
+                for name in ("malus", "charge_bonus", "divisor"):
+                    if getattr(mv, name):
+                        errors[f"situation.{key}.{name}"] = _(
+                            "Immobile : aucune valeur de déplacement (laisser vide ou 0)."
+                        )
+        if not self.ranged and self.co_attacker_tailles:
+            errors.update(self._angle_errors())
+        elif s.occupied_angles is not None:
+            errors["situation.occupied_angles"] = (
+                _("Les angles d'attaque ne comptent qu'au corps à corps : laisser vide.")
+                if self.ranged
+                else _("Sans autre assaillant au contact, aucun angle à répartir : laisser vide.")
+            )
         if s.defender_rider_passive and not self.defender.mount.mounted:
             errors["situation.defender_rider_passive"] = _("Le défenseur n'a pas de monture.")
         if s.defender_helpless and s.target_inanimate:
@@ -514,3 +653,66 @@ class Exchange:
                 "ou le bonus d'une couverture créée par Influence."
             )
         return errors
+
+    def _angle_errors(self) -> dict[str, str]:
+        """« Adversaires multiples »: an assailant who finds no room is refused on its field (never a
+        story of a malus not applied), and the angles the game master sets must be possible."""
+        from rulesets.feerie.angles import crowding  # angles reads this module's SurfaceRow
+        from rulesets.feerie.speech import who
+
+        s = self.situation
+        d = who(self.defender.name, self.defender.grammar, _("défenseur"))
+        crowd = crowding(
+            self.defender.taille, (self.attacker.taille, *self.co_attacker_tailles), s.open_angles, s.surfaces
+        )
+        angles = count(s.open_angles, _("angle ouvert"), _("angles ouverts"))
+        errors: dict[str, str] = {}
+        if crowd.refused:
+            rows: list[int | None] = [None] + [i for i, c in enumerate(s.co_attackers) for _k in range(c.count)]
+            refused: dict[int | None, int] = {}
+            for k in crowd.refused:
+                refused[rows[k]] = refused.get(rows[k], 0) + 1
+            giant = self.attacker.taille if crowd.admitted == (0,) else self.co_attacker_tailles[crowd.admitted[0] - 1]
+            for row, n in refused.items():
+                path = "situation.co_attackers" if row is None else f"situation.co_attackers.{row}.count"
+                if crowd.sole_giant:
+                    # « une seule créature occupe plus de la totalité des positions offertes […] elle est
+                    # la seule à pouvoir attaquer »
+                    errors[path] = _(
+                        "Un assaillant de Taille {t} occupe à lui seul plus que les {angles} {d.de} "
+                        "(surface {s} chacun) : il est le seul à pouvoir attaquer ; {n} de trop."
+                    ).format(t=signed(giant), angles=angles, d=d, s=crowd.angle_surface, n=n)
+                elif row is None:
+                    errors[path] = _(
+                        "Plus de place pour l'attaquant : les autres assaillants occupent les {angles} {d.de} "
+                        "(surface {s} chacun)."
+                    ).format(angles=angles, d=d, s=crowd.angle_surface)
+                else:
+                    errors[path] = _(
+                        "Plus de place autour {d.de} ({angles}, surface {s} chacun) : {n} de trop."
+                    ).format(d=d, angles=angles, s=crowd.angle_surface, n=n)
+        elif s.occupied_angles is not None and not crowd.fewest <= s.occupied_angles <= crowd.most:
+            errors["situation.occupied_angles"] = (
+                _("Ces assaillants occupent {n} {d.de} (reçu {v}).").format(
+                    n=count(crowd.fewest, _("angle"), _("angles")), d=d, v=s.occupied_angles
+                )
+                if crowd.fewest == crowd.most
+                else _("Ces assaillants occupent de {low} à {high} angles {d.de} (reçu {v}).").format(
+                    low=crowd.fewest, high=crowd.most, d=d, v=s.occupied_angles
+                )
+            )
+        return errors
+
+
+def _blow_value_errors(i: int, b: Blow) -> dict[str, str]:
+    """A typed effect value the blow does not read, or a « per points » value of 0, is refused."""
+    name = quote(b.kind.label)
+    if b.kind not in BLOWS_WITH_EFFECT_VALUE and b.effect_value:
+        return {f"blows.{i}.effect_value": _("{blow} n'a pas de valeur d'effet : laisser vide ou 0.").format(blow=name)}
+    if b.kind in BLOWS_PER_POINTS and b.effect_value == 0:
+        return {
+            f"blows.{i}.effect_value": _(
+                "{blow} compte par tranche de points de Dommages : une tranche de 0 n'a pas de sens (la règle : {n})."
+            ).format(blow=name, n=b.rule.effect_value)
+        }
+    return {}

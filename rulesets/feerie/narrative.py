@@ -241,7 +241,7 @@ CLOSINGS_HIGH = (
 )
 
 
-def _situations(s: Exchange) -> list[str]:
+def _situations(s: Exchange, result: Result) -> list[str]:
     sit = s.situation
     keys: list[str] = []
     if sit.surprised:
@@ -250,7 +250,9 @@ def _situations(s: Exchange) -> list[str]:
         keys.append("helpless")
     if sit.charge:
         keys.append("charge")
-    if s.co_attacker_tailles:
+    # « trop d'angles » only when the result applied an angle malus (issue 14: the story never tells a
+    # rule that was not applied, such as four Sylphes packed into one angle of the Ogre)
+    if any(e.data.get("malus") for e in result.events_of("angles")):
         keys.append("crowd")
     if sit.lighting:
         keys.append("dark")
@@ -279,7 +281,7 @@ def story(s: Exchange, result: Result) -> tuple[str, ...]:
     elif tactic.defense > 0:
         opening += " " + _(pick(TACTIC_WARY, _key(result, "tactic"))).format(**fmt)
     paragraphs = [opening]
-    situations = [_(pick(SITUATIONS[k], _key(result, k))).format(**fmt) for k in _situations(s)[:2]]
+    situations = [_(pick(SITUATIONS[k], _key(result, k))).format(**fmt) for k in _situations(s, result)[:2]]
     if situations:
         paragraphs.append(sentences(situations))
     total, margin = n.get("total"), int(n.get("margin") or 0)

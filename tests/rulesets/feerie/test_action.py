@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.core.dice import fixed_roll
 from rulesets.core.results import Result
+from rulesets.core.schema import ScenarioError
 from rulesets.feerie.action import (
     ActionScenario,
     Activity,
@@ -73,9 +76,10 @@ def test_anticipating_has_no_consequence_on_the_next_action() -> None:
 
 
 def test_nobody_can_act_above_the_highest_initiative() -> None:
-    r = run(RUBEZAHL, SERPENT, activities=(Activity(0, ATTACK, targets="1", rank=18, term=0),))
-    assert r.events_of("refused")
-    assert r.numbers["activity_0_rank"] is None
+    # issue 14: a field error, no longer an activity dropped with a note
+    with pytest.raises(ScenarioError) as info:
+        run(RUBEZAHL, SERPENT, activities=(Activity(0, ATTACK, targets="1", rank=18, term=0),))
+    assert "plus haut jet d'Initiative (17)" in info.value.errors["scenario.activities.0.rank"]
 
 
 def test_an_initiative_of_zero_or_less_cannot_act() -> None:
@@ -167,8 +171,10 @@ def test_an_extra_activity_anticipated_to_rank_12_is_at_minus_seven() -> None:
 
 
 def test_an_extra_activity_cannot_be_simultaneous_with_the_previous_one() -> None:
-    r = run(ME, FOE, activities=(Activity(0, OTHER), Activity(0, OTHER, rank=17)))
-    assert "au plus tôt" in r.events_of("refused")[0].label
+    # issue 14: a field error, no longer an activity dropped with a note
+    with pytest.raises(ScenarioError) as info:
+        run(ME, FOE, activities=(Activity(0, OTHER), Activity(0, OTHER, rank=17)))
+    assert "au plus tôt" in info.value.errors["scenario.activities.1.rank"]
 
 
 def test_an_extra_activity_below_rank_one_must_be_anticipated() -> None:
@@ -236,8 +242,10 @@ def test_an_extra_activity_that_also_changes_intention_is_at_minus_eight() -> No
 
 
 def test_a_change_cannot_act_before_it_is_declared() -> None:
-    r = run(ME, FOE, activities=(Activity(0, OTHER, rank=17, change=Change(12)),))
-    assert "avant d'avoir choisi" in r.events_of("refused")[0].label
+    # issue 14: a field error, no longer an activity dropped with a note
+    with pytest.raises(ScenarioError) as info:
+        run(ME, FOE, activities=(Activity(0, OTHER, rank=17, change=Change(12)),))
+    assert "avant d'avoir choisi" in info.value.errors["scenario.activities.0.rank"]
 
 
 def test_a_re_ranked_initiative_at_zero_or_less_must_be_anticipated() -> None:
@@ -385,7 +393,8 @@ def test_a_blunt_projectile_may_strike_several_targets_of_its_user_surface() -> 
 
 
 def test_the_activities_after_a_refused_one_are_refused_too() -> None:
-    r = run(ME, FOE, activities=(Activity(0, OTHER, rank=18), Activity(0, OTHER)))
+    # an Initiative of 0 (the dice's doing, not a typed rank): the Action goes on without them
+    r = run(f("Lent", 0), FOE, activities=(Activity(0, OTHER), Activity(0, OTHER)))
     refused = r.events_of("refused")
     assert len(refused) == 2
     assert "n'a pas lieu" in refused[1].label

@@ -212,9 +212,10 @@ def test_each_occupied_angle_beyond_the_first_costs_two_defense() -> None:
     assert dv.defense.total == 10
 
 
-def test_an_attacker_who_finds_no_free_angle_is_told_so() -> None:
-    r = run(ex(situation=sit(open_angles=2, co_attackers=(CoAttacker(2, 2),))))
-    assert r.events_of("angles_refused")
+def test_an_attacker_who_finds_no_free_angle_is_refused_on_its_field() -> None:
+    # issue 14: an overflow is a field error, no longer an event beside a malus not applied
+    s = ex(situation=sit(open_angles=2, co_attackers=(CoAttacker(2, 2),)))
+    assert "Plus de place" in s.check()["situation.co_attackers.0.count"]
 
 
 def test_moving_costs_the_coordination_malus_and_a_charge_adds_damage() -> None:

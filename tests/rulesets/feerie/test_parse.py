@@ -199,7 +199,7 @@ def test_a_piercing_projectile_affects_only_one_target() -> None:
 
 
 def test_a_passive_character_cannot_declare_a_tactic() -> None:
-    data = {"fighters": [{"name": "A", "tactic": {"attack": 1, "defense": -1}}, {"name": "B"}]}
+    data = {"fighters": [{"name": "A", "tactic_cap": 1, "tactic": {"attack": 1, "defense": -1}}, {"name": "B"}]}
     assert "aucune activité" in errors_of(data, ActionScenario)["fighters.0.tactic"]
     attr = {"name": "duel", "value": 2, "defense": True}
     errors = errors_of(
