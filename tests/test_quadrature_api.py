@@ -18,7 +18,7 @@ def test_the_api_resolves_a_pc_attack_with_the_full_wound_chain(client):
     payload = {
         "scenario": {
             "mode": "pc_attack",
-            "target_part": 3,
+            "target_part": 1,  # Tête, 🛡️ 1 (the default is the bestiary's wolf, issue 14)
             "pc": {"score": 15},
             "pc_success": {"heavy": 1, "light": 2},
         },
@@ -29,7 +29,7 @@ def test_the_api_resolves_a_pc_attack_with_the_full_wound_chain(client):
     assert data["numbers"]["armour_destroyed"] == 1
     assert data["numbers"]["boxes_ticked"] == 2
     assert [e["kind"] for e in data["events"]][-1] == "sheet"
-    assert data["events"][-1]["data"]["sheet"]["parts"][2]["armour_lost"] == 1
+    assert data["events"][-1]["data"]["sheet"]["parts"][0]["armour_lost"] == 1
 
 
 def test_the_api_gives_card_odds_against_a_garde(client):

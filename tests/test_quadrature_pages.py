@@ -179,7 +179,8 @@ def test_a_card_whose_block_is_destroyed_is_refused_on_its_field(client):
 
 def test_a_card_whose_block_is_destroyed_gives_way_to_a_playable_one_and_is_offered_disabled(client):
     values = form_values(client.get("/quadrature/"))
-    values.update({"mode": "adversary_attack", "card": "4", "adversary.blocks.3.ticked": "3", "_live": "1"})
+    # the default is the bestiary's wolf (issue 14): Morsure is card 3, granted by the Mâchoires (block 3)
+    values.update({"mode": "adversary_attack", "card": "3", "adversary.blocks.2.ticked": "3", "_live": "1"})
     response = client.post("/quadrature/", values, **HTMX)
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#calculator"  # the card moved: the whole form is drawn again
@@ -187,7 +188,7 @@ def test_a_card_whose_block_is_destroyed_gives_way_to_a_playable_one_and_is_offe
     assert "Carte jouée\u202f: «\u202fHarcèlement\u202f». «\u202fMorsure\u202f» a quitté le deck" in html.unescape(body)
     assert re.search(r'<option value="1" selected>Harcèlement \(', html.unescape(body))
     assert re.search(
-        r'<option value="4" disabled>Morsure — «\u202fMorsure\u202f» a quitté le deck', html.unescape(body)
+        r'<option value="3" disabled>Morsure — «\u202fMorsure\u202f» a quitté le deck', html.unescape(body)
     )
 
 
@@ -271,7 +272,7 @@ def test_the_form_draws_the_sheet_without_out_of_band_marker(client):
 def test_the_decisions_come_first_by_name(client):
     body = html.unescape(client.get("/quadrature/").content.decode())
     assert re.search(r'<select name="card"[^>]*>.*<option value="2" selected>Frappe vive \(⚫, init\. 3\)', body, re.S)
-    assert re.search(r'<select name="target_part"[^>]*>.*<option value="2" selected>Corps \(Armure 2\)', body, re.S)
+    assert re.search(r'<select name="target_part"[^>]*>.*<option value="2" selected>Corps \(Armure 1\)', body, re.S)
     assert re.search(r'<option value="hypnotic_gaze" disabled>Regard hypnotique — Le Loup des cendres n\'a pas', body)
     assert '<option value="-1">🟥 −1</option>' in body
     # the character's dice and effects are summary lines behind « Ajuster »
@@ -299,7 +300,7 @@ def test_loading_a_card_over_one_a_block_grants_moves_the_block_to_it(client):
     response = client.post("/quadrature/", {**values, "_load": "preset.card.0", "preset.card.0": charge.pk})
     assert response.status_code == 200
     assert response.context["scenario"] is not None
-    assert form_values(response)["adversary.blocks.4.label"] == "Charge"
+    assert form_values(response)["adversary.blocks.3.label"] == "Charge"
     assert "le bloc confère « Charge »" in text(response)
     assert "Action : Charge" in sheet_in(response.content.decode())
 

@@ -13,13 +13,16 @@ from bestiary.quadrature.models import Adversary as AdversaryRow
 from bestiary.quadrature.settle import settle
 from calculator.forms import apply_form_actions
 from rulesets.core.schema import flatten, to_data
+
+# the sheet these tests were written on (issue 14: the default is now the bestiary's wolf)
+from rulesets.quadrature.examples import BASE as SHEET
 from rulesets.quadrature.model import Adversary, Block, Capability, Card, Kind, Mode, Part, Pc, PcSource, Scenario
 
 
 def page_data(scenario: Scenario | None = None) -> dict[str, str]:
     """What the page sends for ``scenario``: every field as text, a ticked box as "on" (an unticked
     one is left out), the marker, and the hidden inputs the fields template draws per row."""
-    scenario = scenario or Scenario()
+    scenario = scenario or Scenario(adversary=SHEET)
     data = {"_f": "1"}
     for path, value in flatten(to_data(scenario)).items():
         if path.startswith(("faces.", "pc_faces.")):
@@ -42,7 +45,7 @@ def page_data(scenario: Scenario | None = None) -> dict[str, str]:
 def test_a_valid_scene_is_left_alone():
     assert settle(page_data()).changes == {}
     assert settle(page_data(Scenario(mode=Mode.PC_ATTACK, target_part=4))).changes == {}
-    assert settle(page_data(Scenario(mode=Mode.ROUND))).changes == {}
+    assert settle(page_data(Scenario(mode=Mode.ROUND, adversary=SHEET))).changes == {}
 
 
 @pytest.mark.django_db
@@ -118,7 +121,7 @@ def test_the_last_part_removed_takes_its_blocks():
 def test_the_card_played_follows_its_block():
     """§ Santé ♥️ (« une action quitte le deck »): Morsure's block is destroyed, so the card
     played becomes the first attack it can still play."""
-    data = page_data(Scenario(card=4)) | {"adversary.blocks.3.ticked": "3"}
+    data = page_data(Scenario(adversary=SHEET, card=4)) | {"adversary.blocks.3.ticked": "3"}
     settled = settle(data)
     assert settled.changes == {"card": "1"}
     assert settled.notes == [
@@ -157,37 +160,45 @@ def test_a_card_that_would_fill_the_fatigue_track_is_not_played():
 
 def test_a_card_it_cannot_afford_is_kept_while_it_does_not_attack():
     """Only the situation that plays the card reads it: a character's attack keeps the choice."""
-    adv = replace(Adversary(), action_points=1)
+    adv = replace(SHEET, action_points=1)
     data = page_data(Scenario(adversary=adv, mode=Mode.PC_ATTACK, card=3))  # Frappe lourde, 2 ⚫
     assert settle(data).changes == {}
 
 
 def test_a_card_number_past_the_deck_comes_back_in_it_whatever_the_situation():
-    data = page_data(Scenario(mode=Mode.ROUND)) | {"card": "9"}
+    data = page_data(Scenario(mode=Mode.ROUND, adversary=SHEET)) | {"card": "9"}
     settled = settle(data)
     assert settled.changes == {"card": "1"}
     assert "Le deck n'a que 4\u00a0cartes." in settled.notes[0]
 
 
 def test_with_no_card_it_can_play_the_card_is_left_to_its_error():
-    adv = replace(Adversary(), action_points=0)
+    adv = replace(SHEET, action_points=0)
     assert settle(page_data(Scenario(adversary=adv, card=2))).changes == {}
 
 
 def test_the_target_is_a_part_of_the_sheet_the_first_one_still_standing():
     """§ Cibler une partie: the part aimed at is one of the sheet's; the first with an intact block."""
-    adv = Adversary(
+    adv = replace(
+        SHEET,
         parts=(Part("Tête"), Part("Corps")),
         blocks=(Block(3, ticked=3, part=1), Block(4, part=2)),
     )
     settled = settle(page_data(Scenario(adversary=adv, mode=Mode.PC_ATTACK, target_part=2)) | {"target_part": "4"})
     assert settled.changes == {"target_part": "2"}
-    assert settled.notes == ["Partie visée\u202f: Corps (le Loup des cendres n'a que 2\u00a0parties du corps)."]
+    assert settled.notes == ["Partie visée\u202f: Corps (le Chacal des cendres n'a que 2\u00a0parties du corps)."]
 
 
 def test_a_horde_is_struck_as_one():
     """§ Hordes: a horde is one mass of members; the target is the horde (part 1)."""
-    horde = Adversary(name="Nuée", kind=Kind.HORDE, parts=(Part("Nuée"),), blocks=(Block(3), Block(3)), fatigue_boxes=0)
+    horde = Adversary(
+        name="Nuée",
+        kind=Kind.HORDE,
+        parts=(Part("Nuée"),),
+        blocks=(Block(3), Block(3)),
+        fatigue_boxes=0,
+        endurance_tokens=0,
+    )
     data = page_data(Scenario(adversary=horde, mode=Mode.PC_ATTACK, target_part=1)) | {"target_part": "3"}
     assert settle(data).changes == {"target_part": "1"}
 
@@ -201,10 +212,10 @@ def test_a_horde_dodges():
 
 def test_the_hypnotic_gaze_needs_its_trait():
     """§ Traits mentaux — Regard hypnotique: a creature without the trait attacks instead."""
-    settled = settle(page_data(Scenario(mode=Mode.HYPNOTIC_GAZE)))
+    settled = settle(page_data(Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=SHEET)))
     assert settled.changes == {"mode": Mode.ADVERSARY_ATTACK.value}
-    assert settled.notes[0].startswith("Le Loup des cendres n'a pas le trait Regard hypnotique.")
-    gazer = replace(Adversary(), traits=replace(Adversary().traits, hypnotic_gaze=True))
+    assert settled.notes[0].startswith("Le Chacal des cendres n'a pas le trait Regard hypnotique.")
+    gazer = replace(SHEET, traits=replace(SHEET.traits, hypnotic_gaze=True))
     assert settle(page_data(Scenario(adversary=gazer, mode=Mode.HYPNOTIC_GAZE))).changes == {}
 
 

@@ -102,7 +102,7 @@ FIRST_EXAMPLE_SIDES = {
     "feerie": "Le Wichtln contre le Lutin",
     "feerie-action": "Rübezahl et le Serpent à Sornettes",
     "nephilim": "Sahar contre le Garde du corps",
-    "quadrature": "Le Loup des cendres contre le personnage",
+    "quadrature": "Le Chacal des cendres contre le personnage",
 }
 
 
@@ -127,7 +127,7 @@ def test_the_preview_names_who_faces_whom_and_the_outcome(client, slug):
     ("slug", "key", "expected"),
     [
         # Quadrature's pc_attack: the character acts, so comes first
-        ("quadrature", "light_wounds_armour", "Le personnage contre le Loup des cendres\u202f: Touché"),
+        ("quadrature", "light_wounds_armour", "Le personnage contre le Chacal des cendres\u202f: Touché"),
         # a test with no target: the defender the scenario carries is not in the scene
         ("aventuriers", "test_de_reussite_deux_eclairs", "Elwen\u202f: Deux éclairs"),
         ("nephilim", "rafale_trois_cibles", "Le Mercenaire contre le Vigile, l'Initiée et le Nephilim\u202f: "),

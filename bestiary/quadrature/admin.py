@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from bestiary.quadrature.models import ActionCard, Adversary, Block, BodyPart, CardEffect, DeckEntry, Die, PowerLevel
+from bestiary.validation import CheckedAdmin, CheckedInlineFormSet
 
 
 @admin.register(Die)
@@ -15,13 +16,14 @@ class PowerLevelAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 class CardEffectInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = CardEffect
     extra = 0
     max_num = 3
 
 
 @admin.register(ActionCard)
-class ActionCardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ActionCardAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "icon", "cost", "initiative", "fatigue_cost", "attack", "star_fives", "reusable"]
     list_filter = ["reusable", "cost", "attack"]
     search_fields = ["name", "text"]
@@ -29,11 +31,13 @@ class ActionCardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 class BodyPartInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = BodyPart
     extra = 0
 
 
 class BlockInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = Block
     extra = 0
     autocomplete_fields = ["card"]
@@ -46,13 +50,14 @@ class BlockInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 class DeckEntryInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = DeckEntry
     extra = 0
     autocomplete_fields = ["card"]
 
 
 @admin.register(Adversary)
-class AdversaryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AdversaryAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "kind", "power", "guard_type", "guard", "action_points", "fatigue_boxes"]
     list_filter = ["kind", "power", "guard_type", "disposition", "bloodthirsty", "predator_reflexes", "hive_mind"]
     search_fields = ["name", "notes", "parts__name", "deck__name"]

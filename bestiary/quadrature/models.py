@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.grammar import NameGrammar
+from bestiary.validation import clean_row
 from rulesets.quadrature.model import Capability as EngineCapability
 from rulesets.quadrature.model import GuardType as EngineGuardType
 from rulesets.quadrature.model import Kind as EngineKind
@@ -35,6 +36,11 @@ class Die(models.Model):
     def __str__(self) -> str:
         return f"{self.symbol} {self.name} ({self.faces})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
     def face_list(self) -> list[int]:
         return [int(f) for f in self.faces.split(",") if f.strip()]
 
@@ -56,6 +62,11 @@ class PowerLevel(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.pc_equivalent})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
     @property
     def dice_symbols(self) -> str:
@@ -89,6 +100,11 @@ class ActionCard(models.Model):
     def __str__(self) -> str:
         return f"{self.icon} {self.name}".strip()
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class CardEffect(models.Model):
     """One effect line of a card (⭐, ✅ or ❌) as structured symbols and states."""
@@ -116,6 +132,11 @@ class CardEffect(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card.name} — {self.get_slot_display()}"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
     def data(self) -> dict[str, object]:
         return {
@@ -186,6 +207,11 @@ class Adversary(NameGrammar):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class BodyPart(models.Model):
     adversary = models.ForeignKey(Adversary, on_delete=models.CASCADE, related_name="parts")
@@ -202,6 +228,11 @@ class BodyPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.adversary.name} — {self.name}"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class Block(models.Model):
@@ -231,6 +262,11 @@ class Block(models.Model):
     def __str__(self) -> str:
         return f"{self.part} — {self.boxes} ▢ ({self.get_capability_display()})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class DeckEntry(models.Model):
     adversary = models.ForeignKey(Adversary, on_delete=models.CASCADE, related_name="deck_entries")
@@ -245,3 +281,8 @@ class DeckEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.adversary.name} — {self.card.name}"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)

@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 from bestiary.quadrature import selectors
 from bestiary.quadrature.settle import settle
 from calculator.grammar import describe_grammar, grammar_of
-from calculator.plugins import Preset, PresetGroup, TableValues, WebPlugin, register
+from calculator.plugins import Preset, PresetGroup, Table, TableValues, WebPlugin, register
+from calculator.tables import table_of
 from rulesets.core.french import MINUS, typography
 from rulesets.core.request import Resolution
 from rulesets.core.schema import ScenarioError, flatten, to_data
@@ -54,6 +55,29 @@ def presets() -> list[PresetGroup]:
     return [
         PresetGroup(key="creature", prefix="adversary", label=_("Adversaire du bestiaire"), presets=creature_presets()),
         PresetGroup(key="card", prefix="adversary.deck.{row}", label=_("Carte du bestiaire"), presets=cards),
+    ]
+
+
+def tables() -> list[Table]:
+    """The tables a request names by key (issue 14, calculator/tables.py): an adversary's fresh
+    sheet at ``adversary``, an action card in its deck; a custom card gives its cost, initiative
+    and attack."""
+    return [
+        table_of(
+            "adversary",
+            _("Adversaire du bestiaire"),
+            ("adversary",),
+            selectors.adversary_list(),
+            selectors.adversary_data,
+        ),
+        table_of(
+            "card",
+            _("Carte du bestiaire"),
+            ("adversary.deck.*",),
+            selectors.card_list(),
+            selectors.card_data,
+            required=("cost", "initiative", "attack"),
+        ),
     ]
 
 
@@ -268,6 +292,7 @@ PLUGIN = register(
         variations=variations,
         table_values=TABLE_VALUES,
         settle=settle,
+        tables=tables,
         # the living sheet (in the form) follows the result: the block destroyed, the 🍀 spent
         result_oob=("calculator/quadrature_sheet.html",),
     )

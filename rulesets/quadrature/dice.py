@@ -165,6 +165,5 @@ def pc_score(
 
 
 def scenario_card(s: Scenario) -> Card | None:
-    if 1 <= s.card <= len(s.adversary.deck):
-        return s.adversary.deck[s.card - 1]
-    return None
+    """The card played (Réflexes de prédateur: the Frappe vive), or None when out of the deck."""
+    return s.played_card()

@@ -30,7 +30,7 @@ from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import ScenarioError, Spec, fields_of, flatten, parse, to_data, unflatten
 from rulesets.quadrature.engine import resolve
-from rulesets.quadrature.model import Adversary, Capability, Mode, Pc, PcSource, Scenario
+from rulesets.quadrature.model import Adversary, Capability, Mode, Pc, PcSource, Play, Scenario
 from rulesets.quadrature.model import Kind as SheetKind
 from rulesets.quadrature.names import adversary_who, pc_who
 from rulesets.quadrature.sheet import (
@@ -83,7 +83,7 @@ def _shown(lines: list[str]) -> tuple[str, ...]:
 
 def reaction_max(adv: Adversary) -> int:
     """The ⚡ of a round: the printed reactions, +1 with Réflexes de prédateur."""
-    return adv.reactions + (1 if adv.traits.predator_reflexes else 0)
+    return adv.reactions_per_round
 
 
 def total_boxes(adv: Adversary) -> int:
@@ -240,9 +240,10 @@ def to_sheet(foe: Adversary) -> Adversary:
 
 
 def with_sheet(foe: Foe, sheet: Adversary) -> Foe:
-    """``foe`` with the sheet an exchange returned; its name and printed ⚫ stay the encounter's."""
+    """``foe`` with the sheet an exchange returned; its name and printed ⚫ stay the encounter's, and
+    its ⚡ are counted by ``reactions_left`` (the sheet's ``reactions_spent`` is written by ``fill``)."""
     values = {name: getattr(sheet, name) for name in _SHEET_FIELDS}
-    values.update(name=foe.name, grammar=foe.grammar, action_points=foe.action_points)
+    values.update(name=foe.name, grammar=foe.grammar, action_points=foe.action_points, reactions_spent=0)
     return Foe(**values, ap_left=foe.ap_left, reactions_left=foe.reactions_left, engaged=foe.engaged)
 
 
@@ -301,11 +302,16 @@ def _engage(foe: Foe, name: str) -> Foe:
 
 
 def playable(foe: Foe) -> int:
-    """The ⚫ the calculator may spend: those left; with none left and a ⚡ left, the printed ⚫ (a
-    card played then is a reaction)."""
-    if foe.points == 0 and foe.reactions_now > 0:
-        return foe.action_points
+    """The ⚫ the calculator may spend: those left (a ⚡ is played as itself, see :func:`play_of`)."""
     return foe.points
+
+
+def play_of(foe: Foe) -> Play:
+    """With no ⚫ left but a ⚡ left, the card is played as a reaction (issue 14: never by faking ⚫);
+    a creature whose only ⚡ is Réflexes de prédateur's plays its Frappe vive."""
+    if foe.points == 0 and foe.reactions_now > 0:
+        return Play.REACTION if foe.reactions else Play.PREDATOR
+    return Play.ACTION
 
 
 def can_act(foe: Foe) -> bool:
@@ -363,10 +369,13 @@ def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
         foe: Foe = adversary[0].state
         sheet = to_sheet(foe)
         points = playable(foe)
+        play = play_of(foe)
         shared = sheet.allied_stability + _allied(foe, bindings.get("allies", ()))
-        data = to_data(replace(sheet, action_points=points, allied_stability=min(40, shared)))
+        spent = reaction_max(foe) - foe.reactions_now
+        data = to_data(replace(sheet, action_points=points, allied_stability=min(40, shared), reactions_spent=spent))
         out.update(rows("adversary", flatten(data)))  # its lists replace the page's default rows
-        out["card"] = _first_card(sheet, points)
+        out["card"] = _first_card(sheet, points if play is Play.ACTION else 99)
+        out["play"] = play.value
         out["target_part"] = _first_part(sheet)
         if not can_act(foe):
             mode = Mode.PC_ATTACK
@@ -405,7 +414,7 @@ def _num(numbers: Mapping[str, Any], key: str) -> int:
 
 
 def _spend(before: Foe, foe: Foe, cost: int, what: str, story: list[str]) -> Foe:
-    """Pay ``cost`` ⚫ for ``what``; with no ⚫ left, a ⚡ pays it (a reaction)."""
+    """Pay ``cost`` ⚫ for ``what``."""
     points = before.points
     who = foe_who(foe)
     plays = who.form("joue", "jouent")
@@ -417,20 +426,24 @@ def _spend(before: Foe, foe: Foe, cost: int, what: str, story: list[str]) -> Foe
             )
         )
         return replace(foe, ap_left=left)
-    if points == 0 and before.reactions_now > 0:
-        left = before.reactions_now - 1
-        story.append(
-            _("{name} {plays} « {what} » en réaction ⚡ : il {lui} en reste {left} cette manche.").format(
-                name=who.Subject, plays=plays, what=what, lui=who.lui, left=left
-            )
-        )
-        return replace(foe, reactions_left=left)
     story.append(
         _("{name} {plays} « {what} » sans en avoir les ⚫ ({points} pour {cost}) : plus aucun cette manche.").format(
             name=who.Subject, plays=plays, what=what, points=points, cost=cost
         )
     )
     return replace(foe, ap_left=0)
+
+
+def _react(before: Foe, foe: Foe, what: str, story: list[str]) -> Foe:
+    """Pay one ⚡ for ``what`` (a reaction, or Réflexes de prédateur's Frappe vive)."""
+    who = foe_who(foe)
+    left = max(0, before.reactions_now - 1)
+    story.append(
+        _("{name} {plays} « {what} » en réaction ⚡ : il {lui} en reste {left} cette manche.").format(
+            name=who.Subject, plays=who.form("joue", "jouent"), what=what, lui=who.lui, left=left
+        )
+    )
+    return replace(foe, reactions_left=left)
 
 
 def _mental(pc: PcState, ups: int, downs: int, lines: list[str]) -> PcState:
@@ -576,9 +589,13 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
         before: Foe = f.state
         after = sheet_after(result, notes)
         foe = with_sheet(before, after) if after is not None else before
-        if s.mode is Mode.ADVERSARY_ATTACK and 1 <= s.card <= len(s.adversary.deck):
-            card = s.adversary.deck[s.card - 1]
+        card = s.played_card() if s.mode is Mode.ADVERSARY_ATTACK else None
+        if card is not None and s.play is not Play.ACTION:
+            foe = _react(before, foe, card.name, story)
+        elif card is not None:
             foe = _spend(before, foe, card_cost(s.adversary, card), card.name, story)
+        elif s.mode is Mode.COURSE:
+            foe = _spend(before, foe, _num(n, "cost") or 1, _("Course"), story)
         elif s.mode is Mode.HYPNOTIC_GAZE:
             foe = _spend(before, foe, _num(n, "cost") or 1, _("Regard hypnotique"), story)
         elif s.mode is Mode.ROUND:

@@ -38,15 +38,19 @@ from rulesets.quadrature.dice import (
     scenario_card,
 )
 from rulesets.quadrature.model import (
+    COURSE_COST,
+    COURSE_FATIGUE,
     TRACK,
     Adversary,
     Capability,
     Card,
+    CuirasseReading,
     Effect,
     Kind,
     Mental,
     Mode,
     PcSource,
+    Play,
     Scenario,
     Settings,
     rule,
@@ -110,6 +114,7 @@ class Work:
     stability: int = 0
     allied_stability: int = 0
     bleeding: int = 0
+    reactions_spent: int = 0
     mental: Mental = Mental.PRUDENT
     stunned: bool = False
     entangled: bool = False
@@ -128,6 +133,7 @@ class Work:
             stability=adv.stability_tokens,
             allied_stability=adv.allied_stability,
             bleeding=adv.bleeding,
+            reactions_spent=adv.reactions_spent,
             mental=adv.mental,
             stunned=adv.stunned,
             entangled=adv.entangled,
@@ -158,6 +164,7 @@ class Work:
             stability_tokens=self.stability,
             allied_stability=self.allied_stability,
             bleeding=self.bleeding,
+            reactions_spent=self.reactions_spent,
             mental=self.mental,
             stunned=self.stunned,
             entangled=self.entangled,
@@ -297,9 +304,37 @@ def capability_lost_text(capability: Capability, value: int, label: str) -> str:
 # --- the wound chain on a creature -------------------------------------------------------------
 
 
+def cuirasse_ignores(w: Work, part: int, effect: Effect, settings: Settings) -> bool:
+    """« Cuirasse naturelle (X) : la créature possède Armure X sur la partie concernée. Si une attaque
+    inflige moins de X marqueurs 💢, elle est totalement ignorée (au lieu du minimum de 1 habituel) »
+    (§ Traits défensifs). Read as the seed words it (``settings.cuirasse = whole_attack``): X is the
+    trait's printed value (the part's printed Armure), and the whole attack — its 💢, 💧, 🩸, 🔺/🔻 and
+    states — is ignored; an attack that carries a 💔 is a heavy blow, never ignored (the armour
+    section: « elle annule une blessure grave 💔 — mais l'encaisser détruit une case d'armure »)."""
+    p = w.adv.parts[part]
+    if settings.cuirasse is not CuirasseReading.WHOLE_ATTACK or not p.natural_armour or effect.empty:
+        return False
+    if effect.heavy or effect.light >= p.armour:
+        return False
+    w.emit(
+        "natural_armour",
+        _("Cuirasse naturelle ({x}) : l'attaque est totalement ignorée").format(x=p.armour),
+        _("{light}, moins de {markers}").format(light=count(effect.light, "💢"), markers=count(p.armour, "marqueur")),
+        "Traits défensifs — Cuirasse naturelle",
+        G_WOUNDS,
+        light=effect.light,
+        threshold=p.armour,
+        ignored=effect_text(effect),
+    )
+    w.bump("cuirasse_ignored")
+    return True
+
+
 def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) -> None:
     """Apply one hit's effects to ``part``: 💔 first, then 💢, 💧, 🩸, 🔺/🔻 and states."""
     p = w.adv.parts[part]
+    if cuirasse_ignores(w, part, effect, settings):
+        return
     converted: list[int] = []
     for k in range(effect.heavy):
         n = k + 1
@@ -355,7 +390,8 @@ def apply_to_creature(w: Work, part: int, effect: Effect, settings: Settings) ->
         own = w.armour_left(part)
         bonus = armour_bonus(w.sheet(), part)
         armour = own + bonus
-        if p.natural_armour and light < own:
+        light_only = settings.cuirasse is CuirasseReading.LIGHT_ONLY
+        if p.natural_armour and light_only and light < own:
             w.emit(
                 "natural_armour",
                 _("Cuirasse naturelle ({x}) : {wounds}").format(x=own, wounds=count(light, "💢 ignorée")),
@@ -680,18 +716,46 @@ def card_effect(card: Card, success: bool, fives: int) -> tuple[Effect, bool]:
     return (add_effects(base, card.star) if star else base), star
 
 
-def pay_card(w: Work, card: Card) -> None:
+def pay_card(w: Work, card: Card, play: Play = Play.ACTION) -> None:
+    """Pay the card: its ⚫ (an action), or one of the round's ⚡ instead (a reaction, § Actions ⚫ et
+    réactions ⚡; Réflexes de prédateur's Frappe vive, § Traits offensifs), then its fatigue cost."""
     cost = card_cost(w.adv, card)
-    w.emit(
-        "cost",
-        _("{name} {plays} « {card} »").format(name=w.who.Subject, plays=w.who.form("joue", "jouent"), card=card.name),
-        _("{n} ⚫ · init. {i}").format(n=cost, i=card.initiative),
-        "Actions ⚫ et réactions ⚡",
-        G_ROLL,
-        cost=cost,
-        initiative=card.initiative,
-    )
-    if cost != card.cost:
+    if play is Play.PREDATOR:
+        w.emit(
+            "predator",
+            _("Réflexes de prédateur : la cible quitte l'Engagement serré (≬)"),
+            _("« {card} » en réaction ⚡").format(card=card.name),
+            "Traits offensifs — Réflexes de prédateur",
+            G_ROLL,
+        )
+    if play is not Play.ACTION:
+        w.reactions_spent += 1
+        left = w.adv.reactions_per_round - w.reactions_spent
+        w.emit(
+            "cost",
+            _("{name} {plays} « {card} » en réaction ⚡").format(
+                name=w.who.Subject, plays=w.who.form("joue", "jouent"), card=card.name
+            ),
+            _("1 ⚡ au lieu de {n} ⚫ · {left}").format(n=cost, left=count(left, "réaction restante")),
+            "Actions ⚫ et réactions ⚡",
+            G_ROLL,
+            cost=0,
+            reaction=1,
+            initiative=card.initiative,
+        )
+    else:
+        w.emit(
+            "cost",
+            _("{name} {plays} « {card} »").format(
+                name=w.who.Subject, plays=w.who.form("joue", "jouent"), card=card.name
+            ),
+            _("{n} ⚫ · init. {i}").format(n=cost, i=card.initiative),
+            "Actions ⚫ et réactions ⚡",
+            G_ROLL,
+            cost=cost,
+            initiative=card.initiative,
+        )
+    if cost != card.cost and play is Play.ACTION:
         w.emit(
             "cost_up",
             _("Coût augmenté : un bloc qui rendait l'action bon marché est détruit"),
@@ -718,10 +782,18 @@ def pay_card(w: Work, card: Card) -> None:
 
 def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
     adv = s.adversary
-    card = adv.deck[s.card - 1]
+    card = s.played_card()
+    assert card is not None  # Scenario.check refuses a card out of the deck
     w = Work.of(adv)
-    pay_card(w, card)
-    numbers: dict[str, Number] = {"card": card.name}
+    pay_card(w, card, s.play)
+    numbers: dict[str, Number] = {
+        "card": card.name,
+        "play": s.play.value,
+        "reactions_spent": w.reactions_spent,
+    }
+    if s.play is not Play.ACTION:
+        numbers["cost"] = 0
+        numbers["reaction_cost"] = 1
     if not card.attack:
         w.emit("no_roll", _("Action sans jet"), effect_text(card.success), "Actions d'adversaires", G_EFFECTS)
         numbers.update(threat_numbers(adv))
@@ -837,7 +909,7 @@ def resolve_adversary_attack(s: Scenario, dice: DiceRoll) -> Result:
             "pc_bleed": effect.bleed,
             "pc_stunned": effect.stunned,
             "pc_entangled": effect.entangled,
-            "cost": card_cost(adv, card),
+            "cost": card_cost(adv, card) if s.play is Play.ACTION else 0,
             "fatigue_ticked": w.fatigue_ticked,
             "endurance_tokens": w.endurance,
             "stability_tokens": w.stability,
@@ -1092,12 +1164,13 @@ def resolve_round(s: Scenario, dice: DiceRoll) -> Result:
             "Hordes — États mentaux simplifiés",
             G_ROUND,
         )
-    reactions = adv.reactions + (1 if adv.traits.predator_reflexes else 0)
+    reactions = adv.reactions_per_round
+    w.reactions_spent = 0  # the round's ⚡ come back with the new round
     if adv.traits.predator_reflexes:
         w.emit(
             "predator",
             _("Réflexes de prédateur : +1 ⚡"),
-            _("Frappe vive sur qui quitte l'Engagement serré (≬)"),
+            _("Frappe vive sur qui quitte l'Engagement serré (≬) : « Jouée comme » Réflexes de prédateur"),
             "Traits offensifs — Réflexes de prédateur",
             G_ROUND,
         )
@@ -1195,6 +1268,50 @@ def resolve_gaze(s: Scenario, dice: DiceRoll) -> Result:
     return Result("entangled", _("Cible Entravée"), numbers, (*w.events, sheet_event(w)), dice, "success")
 
 
+# --- Course -----------------------------------------------------------------------------------------
+
+
+def resolve_course(s: Scenario, dice: DiceRoll) -> Result:
+    """« 🚶/🏃 Vitesse. Une créature peut effectuer gratuitement un pas de placement ou une action de
+    Marche, ou dépenser ⚫ + ▢💧 pour une action de Course » (§ Actions ⚫ et réactions ⚡): one ⚫ and a
+    fatigue cost of one 💧, absorbable by an Endurance 🫁 token like any action's fatigue cost (§ Fatigue
+    💧 et Endurance 🫁 : « ce coût est absorbable intégralement par les jetons 🫁 »)."""
+    adv = s.adversary
+    w = Work.of(adv)
+    absorbed = min(w.endurance, COURSE_FATIGUE)
+    boxes = COURSE_FATIGUE - absorbed
+    w.endurance -= absorbed
+    w.fatigue_ticked += boxes
+    w.emit(
+        "course",
+        _("{name} {runs} 🏃").format(name=w.who.Subject, runs=w.who.form("court", "courent")),
+        _("{n} ⚫ · vitesse 🚶 {v}").format(n=COURSE_COST, v=adv.speed),
+        "Actions ⚫ et réactions ⚡",
+        G_ROLL,
+        cost=COURSE_COST,
+    )
+    w.emit(
+        "fatigue_cost",
+        _("Coût de fatigue {n} 💧 : {paid} par l'Endurance 🫁, {boxes}").format(
+            n=COURSE_FATIGUE, paid=count(absorbed, "payé"), boxes=count(boxes, "case cochée")
+        ),
+        f"{w.fatigue_ticked}/{adv.fatigue_boxes}",
+        "Fatigue 💧 et Endurance 🫁",
+        G_FATIGUE,
+    )
+    numbers: dict[str, Number] = {
+        "cost": COURSE_COST,
+        "fatigue_cost": COURSE_FATIGUE,
+        "endurance_spent": absorbed,
+        "cost_fatigue_boxes": boxes,
+        "endurance_tokens": w.endurance,
+        "fatigue_ticked": w.fatigue_ticked,
+        "speed": adv.speed,
+    }
+    numbers.update(threat_numbers(adv))
+    return Result("course", _("Course"), numbers, (*w.events, sheet_event(w)), dice, "neutral")
+
+
 def resolve(s: Scenario, dice: DiceRoll) -> Result:
     """Resolve one exchange (see the module docstring)."""
     if s.mode is Mode.ADVERSARY_ATTACK:
@@ -1203,4 +1320,6 @@ def resolve(s: Scenario, dice: DiceRoll) -> Result:
         return resolve_pc_attack(s, dice)
     if s.mode is Mode.ROUND:
         return resolve_round(s, dice)
+    if s.mode is Mode.COURSE:
+        return resolve_course(s, dice)
     return resolve_gaze(s, dice)

@@ -15,6 +15,10 @@ from rulesets.core.french import Article, Grammar, typography
 from rulesets.core.results import Example
 from rulesets.core.schema import to_data
 from rulesets.quadrature.model import (
+    FRAPPE_LOURDE,
+    FRAPPE_VIVE,
+    HARCELEMENT,
+    MORSURE,
     Adversary,
     Block,
     Capability,
@@ -31,7 +35,28 @@ from rulesets.quadrature.model import (
     rule,
 )
 
-BASE = Adversary()
+# The examples' own sheet: a Compétent (🟫⬜⬜⬜) hunter with a Frappe lourde on its Corps. The page's
+# default is the bestiary's Loup des cendres (issue 14, item 6); the examples keep the sheet they were
+# computed on, under its own name, so that no two « Loup des cendres » disagree.
+BASE = Adversary(
+    name="Chacal des cendres",
+    danger=1,
+    menace=3,
+    nuisance=0,
+    guard=11,
+    parts=(Part("Tête", armour=1), Part("Corps", armour=2), Part("Mâchoires", armour=1), Part("Pattes", armour=0)),
+    blocks=(
+        Block(3, capability=Capability.STABILITY, value=1, part=1),
+        Block(4, capability=Capability.ENDURANCE, value=2, part=2),
+        Block(4, capability=Capability.ACTION, label="Frappe lourde", part=2),
+        Block(3, capability=Capability.ACTION, label="Morsure", part=3),
+        Block(3, capability=Capability.ACTION, label="Harcèlement", part=4),
+    ),
+    fatigue_boxes=5,
+    speed=6,
+    traits=Traits(),
+    deck=(HARCELEMENT, FRAPPE_VIVE, FRAPPE_LOURDE, replace(MORSURE, text="")),
+)
 PRUDENT = replace(BASE, mental=Mental.PRUDENT)
 
 

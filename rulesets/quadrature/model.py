@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from rulesets.core.french import DEFINITE_M, Grammar, count
+from rulesets.core.french import DEFINITE_M, Grammar, Noun, count
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
 from rulesets.quadrature.names import adversary_who
@@ -36,6 +36,7 @@ class Mode(Choice):
     PC_ATTACK = "pc_attack"
     ROUND = "round"
     HYPNOTIC_GAZE = "hypnotic_gaze"
+    COURSE = "course"
 
     @classmethod
     def labels(cls) -> Mapping[str, str]:
@@ -44,6 +45,37 @@ class Mode(Choice):
             "pc_attack": _("Un personnage attaque l'adversaire"),
             "round": _("Fin de manche puis début de la suivante"),
             "hypnotic_gaze": _("Regard hypnotique"),
+            "course": _("Course 🏃 (⚫ + ▢💧)"),
+        }
+
+
+class Play(Choice):
+    """How the adversary pays the card it plays (« Actions ⚫ et réactions ⚡ »)."""
+
+    ACTION = "action"
+    REACTION = "reaction"
+    PREDATOR = "predator"
+
+    @classmethod
+    def labels(cls) -> Mapping[str, str]:
+        return {
+            "action": _("Action : la carte coûte ses ⚫"),
+            "reaction": _("Réaction ⚡ : la carte coûte une réaction au lieu de ses ⚫"),
+            "predator": _("Réflexes de prédateur : Frappe vive ⚡ sur une cible qui quitte l'Engagement serré (≬)"),
+        }
+
+
+class CuirasseReading(Choice):
+    """How « Cuirasse naturelle (X) » reads « elle est totalement ignorée » (docs/rules/quadrature.md)."""
+
+    WHOLE_ATTACK = "whole_attack"
+    LIGHT_ONLY = "light_only"
+
+    @classmethod
+    def labels(cls) -> Mapping[str, str]:
+        return {
+            "whole_attack": _("L'attaque entière est ignorée (X imprimé ; une 💔 n'est jamais ignorée)"),
+            "light_only": _("Seules ses 💢 sont ignorées (X = armure restante ; 💧, 🩸, 🔺🔻 passent)"),
         }
 
 
@@ -381,38 +413,57 @@ class Settings:
     horde_mood_steps: Annotated[
         bool, Spec(label=_("Horde\u202f: ±1 en attaque = un cran de dé (sinon ±1 au total)"))
     ] = True
+    cuirasse: Annotated[
+        CuirasseReading, Spec(label=_("Cuirasse naturelle\u202f: «\u202ftotalement ignorée\u202f»"))
+    ] = CuirasseReading.WHOLE_ATTACK
 
 
+# The seed's four reusable actions (« Actions d'adversaires »), as the bestiary prints them.
+HARCELEMENT = Card(
+    "Harcèlement",
+    1,
+    2,
+    star=Effect(fatigue=1),
+    success=Effect(light=1, fatigue=1),
+    failure=Effect(fatigue=1),
+    text="Une pluie de coups faibles mais incessants visant à épuiser la garde.",
+)
+# « ⚔️ Frappe vive ⚫ (init. 3) ⭐ Repérez un 5 : la cible subit 🔻. ✅ Inflige 💢💢💢 ❌ Inflige 💢 »; also the
+# strike that Réflexes de prédateur offers on a target leaving the Engagement serré (≬).
+FRAPPE_VIVE = Card("Frappe vive", 1, 3, star=Effect(down=1), success=Effect(light=3), failure=Effect(light=1))
+FRAPPE_LOURDE = Card("Frappe lourde", 2, 5, star=Effect(stunned=True), success=Effect(heavy=1), failure=Effect(light=2))
+MORSURE = Card(
+    "Morsure",
+    2,
+    3,
+    star=Effect(entangled=True),
+    success=Effect(light=3),
+    failure=Effect(light=1),
+    text="Repérez un 5 : la créature agrippe la cible.",
+)
+
+
+# The default sheet is the bestiary's « Loup des cendres » (``fixtures/quadrature.json``, adversary 2):
+# one source of truth, pinned by ``tests/rulesets/quadrature/test_issue14.py`` (issue 14, item 6).
 def _default_deck() -> tuple[Card, ...]:
-    """The seed's four reusable actions (« Actions d'adversaires »)."""
-    return (
-        Card(
-            "Harcèlement",
-            1,
-            2,
-            star=Effect(fatigue=1),
-            success=Effect(light=1, fatigue=1),
-            failure=Effect(fatigue=1),
-            text="Une pluie de coups faibles mais incessants visant à épuiser la garde.",
-        ),
-        Card("Frappe vive", 1, 3, star=Effect(down=1), success=Effect(light=3), failure=Effect(light=1)),
-        Card("Frappe lourde", 2, 5, star=Effect(stunned=True), success=Effect(heavy=1), failure=Effect(light=2)),
-        Card("Morsure", 2, 3, star=Effect(entangled=True), success=Effect(light=3), failure=Effect(light=1)),
-    )
+    return (HARCELEMENT, FRAPPE_VIVE, MORSURE)
 
 
 def _default_parts() -> tuple[Part, ...]:
-    return (Part("Tête", armour=1), Part("Corps", armour=2), Part("Mâchoires", armour=1), Part("Pattes", armour=0))
+    return (Part("Tête", armour=1), Part("Corps", armour=1), Part("Mâchoires", armour=0), Part("Pattes", armour=0))
 
 
 def _default_blocks() -> tuple[Block, ...]:
     return (
         Block(3, capability=Capability.STABILITY, value=1, part=1),
         Block(4, capability=Capability.ENDURANCE, value=2, part=2),
-        Block(4, capability=Capability.ACTION, label="Frappe lourde", part=2),
         Block(3, capability=Capability.ACTION, label="Morsure", part=3),
         Block(3, capability=Capability.ACTION, label="Harcèlement", part=4),
     )
+
+
+HORDE_ACTIONS = 2  # « Les hordes ne disposent que de deux actions par manche, et pas de réactions ⚡ »
+HORDE_FORBIDDEN = frozenset({Capability.ENDURANCE, Capability.EVASION, Capability.ARMOUR_OTHERS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,25 +474,34 @@ class Adversary:
     # A common noun by default, as in the bestiary (« le Loup des cendres »); issue 15, item 2.
     grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = DEFINITE_M
     kind: Annotated[Kind, Spec(label=_("Type de fiche"))] = Kind.CREATURE
-    danger: Annotated[int, Spec(label=_("Dés de Danger 🟫"), ge=0, le=8)] = 1
+    danger: Annotated[int, Spec(label=_("Dés de Danger 🟫"), ge=0, le=8)] = 0
     menace: Annotated[int, Spec(label=_("Dés de Menace ⬜"), ge=0, le=8)] = 3
-    nuisance: Annotated[int, Spec(label=_("Dés de Nuisance 🟧"), ge=0, le=8)] = 0
+    nuisance: Annotated[int, Spec(label=_("Dés de Nuisance 🟧"), ge=0, le=8)] = 1
     guard_type: Annotated[GuardType, Spec(label=_("Type de Garde"))] = GuardType.ESQUIVE
-    guard: Annotated[int, Spec(label=_("Valeur de Garde"), ge=0, le=30)] = 11
+    guard: Annotated[int, Spec(label=_("Valeur de Garde"), ge=0, le=30)] = 10
     parts: Annotated[tuple[Part, ...], Spec(label=_("Parties du corps"), min_items=1, max_items=8)] = field(
         default_factory=_default_parts
     )
     blocks: Annotated[
         tuple[Block, ...], Spec(label=_("Blocs de cases (dans l'ordre de la fiche)"), min_items=1, max_items=24)
     ] = field(default_factory=_default_blocks)
-    fatigue_boxes: Annotated[int, Spec(label=_("Cases de fatigue 💧"), ge=0, le=20)] = 5
+    fatigue_boxes: Annotated[int, Spec(label=_("Cases de fatigue 💧"), ge=0, le=20)] = 4
     fatigue_ticked: Annotated[int, Spec(label=_("Cases de fatigue cochées"), ge=0, le=20)] = 0
     tenacity: Annotated[int, Spec(label=_("Ténacité 🧠 (cases)"), ge=0, le=10)] = 2
     action_points: Annotated[int, Spec(label=_("Points d'action ⚫"), ge=0, le=6)] = 2
     reactions: Annotated[int, Spec(label=_("Réactions ⚡"), ge=0, le=4)] = 0
-    speed: Annotated[int, Spec(label=_("Vitesse 🚶 (cases)"), ge=0, le=30)] = 6
+    reactions_spent: Annotated[
+        int,
+        Spec(
+            label=_("Réactions ⚡ déjà jouées cette manche"),
+            ge=0,
+            le=5,
+            help=_("Réflexes de prédateur compris ; remis à 0 au début de la manche."),
+        ),
+    ] = 0
+    speed: Annotated[int, Spec(label=_("Vitesse 🚶 (cases)"), ge=0, le=30)] = 10
     mental: Annotated[Mental, Spec(label=_("État mental"))] = Mental.AGRESSIF
-    traits: Annotated[Traits, Spec(label=_("Traits"))] = Traits()
+    traits: Annotated[Traits, Spec(label=_("Traits"))] = Traits(bloodthirsty=True)
     deck: Annotated[tuple[Card, ...], Spec(label=_("Deck d'actions"), min_items=1, max_items=20)] = field(
         default_factory=_default_deck
     )
@@ -506,11 +566,57 @@ class Adversary:
                 errors[f"blocks.{j}.label"] = _("Bloc {n} : aucune action « {label} » dans le deck.").format(
                     n=j + 1, label=block.label
                 )
+        if self.reactions_spent > self.reactions_per_round:
+            errors["reactions_spent"] = _("Réactions jouées : au plus {n} par manche.").format(
+                n=self.reactions_per_round
+            )
         if self.kind is Kind.HORDE:
             if self.guard_type is not GuardType.ESQUIVE:
                 errors["guard_type"] = _("La seule défense des hordes est l'esquive.")
             if self.horde.low_members > self.horde.high_members:
                 errors["horde.low_members"] = _("Le seuil bas ne peut dépasser le seuil haut.")
+            errors.update(self._horde_errors())
+        return errors
+
+    @property
+    def reactions_per_round(self) -> int:
+        """The ⚡ of a round: the printed reactions, +1 with Réflexes de prédateur (§ Traits offensifs)."""
+        return self.reactions + (1 if self.traits.predator_reflexes else 0)
+
+    def _horde_errors(self) -> dict[str, str]:
+        """§ Hordes: « deux actions par manche, et pas de réactions ⚡ », « les hordes n'ont pas de
+        fatigue », « Armure ∞ » and « Évasion ∞ » replace armour and Évasion: a horde sheet that
+        declares any of these is refused on the field, never silently ignored (issue 14)."""
+        errors: dict[str, str] = {}
+        if self.action_points > HORDE_ACTIONS:
+            # fewer is a horde that already acted this round (an encounter writes the ⚫ left)
+            errors["action_points"] = _(
+                "Une horde ne dispose que de deux actions par manche (🌕 Bande II, 🌗 Bande III) : 2 ⚫ au plus, pas {n}."
+            ).format(n=self.action_points)
+        if self.reactions:
+            errors["reactions"] = _("Une horde n'a pas de réactions ⚡.")
+        if self.reactions_spent:
+            errors["reactions_spent"] = _("Une horde n'a pas de réactions ⚡.")
+        if self.traits.predator_reflexes:
+            errors["traits.predator_reflexes"] = _("Une horde n'a pas de réactions ⚡ : pas de Réflexes de prédateur.")
+        if self.fatigue_boxes:
+            errors["fatigue_boxes"] = _("Les hordes n'ont pas de fatigue : 0 case (la fatigue devient 💢).")
+        if self.fatigue_ticked:
+            errors["fatigue_ticked"] = _("Les hordes n'ont pas de fatigue : aucune case cochée.")
+        if self.endurance_tokens:
+            errors["endurance_tokens"] = _("Les hordes n'ont pas de fatigue, donc pas d'Endurance 🫁.")
+        if self.evasion_tokens:
+            errors["evasion_tokens"] = _("Les hordes ont l'Évasion ∞ : pas de jetons d'Évasion 🍀.")
+        for i, part in enumerate(self.parts):
+            if part.armour:
+                errors[f"parts.{i}.armour"] = _("Les hordes ont l'Armure ∞ (tout dégât réduit à 1 💢) : armure 0.")
+            if part.natural_armour:
+                errors[f"parts.{i}.natural_armour"] = _("Une horde n'a pas de Cuirasse naturelle (Armure ∞).")
+        for j, block in enumerate(self.blocks):
+            if block.capability in HORDE_FORBIDDEN:
+                errors[f"blocks.{j}.capability"] = _(
+                    "Bloc {n} : une horde n'a ni fatigue, ni armure, ni Évasion."
+                ).format(n=j + 1)
         return errors
 
 
@@ -521,6 +627,13 @@ class Scenario:
     mode: Annotated[Mode, Spec(label=_("Situation"))] = Mode.ADVERSARY_ATTACK
     adversary: Annotated[Adversary, Spec(label=_("Adversaire"))] = Adversary()
     card: Annotated[int, Spec(label=_("Carte jouée (n° dans le deck, à partir de 1)"), ge=1, le=20)] = 2
+    play: Annotated[
+        Play,
+        Spec(
+            label=_("Jouée comme"),
+            help=_("Réflexes de prédateur joue toujours la Frappe vive, quelle que soit la carte choisie."),
+        ),
+    ] = Play.ACTION
     matchup: Annotated[
         int, Spec(label=_("Matchup\u202f: 🟩 (+) / 🟥 (−) sur les dés de l'adversaire"), ge=-3, le=3)
     ] = 0
@@ -532,17 +645,38 @@ class Scenario:
     pc_faces: Annotated[PlayerFaces, Spec(label=_("Dés des joueurs"))] = PlayerFaces()
     settings: Annotated[Settings, Spec(label=_("Réglages"))] = Settings()
 
+    def played_card(self) -> Card | None:
+        """The card the adversary plays: the deck's ``card``; with Réflexes de prédateur, the Frappe
+        vive (the deck's own when it holds one, else the seed's « ⚔️ Frappe vive »)."""
+        deck = self.adversary.deck
+        if self.play is Play.PREDATOR:
+            return next((c for c in deck if c.name == FRAPPE_VIVE.name), FRAPPE_VIVE)
+        return deck[self.card - 1] if 1 <= self.card <= len(deck) else None
+
     def check(self) -> dict[str, str]:
-        from rulesets.quadrature.sheet import card_available, card_cost  # local: sheet imports model
+        from rulesets.quadrature.sheet import card_available, card_cost, destroyed  # local: sheet imports model
 
         errors: dict[str, str] = {}
         adv = self.adversary
         who = adversary_who(adv.name, adv.grammar)
-        if (
-            self.mode in (Mode.ADVERSARY_ATTACK, Mode.HYPNOTIC_GAZE)
-            and adv.fatigue_boxes
-            and adv.fatigue_ticked >= adv.fatigue_boxes
-        ):
+        acting = self.mode in (Mode.ADVERSARY_ATTACK, Mode.HYPNOTIC_GAZE, Mode.COURSE)
+        if acting and destroyed(adv):
+            # « La créature reste en jeu tant que toutes ses parties ne sont pas détruites » (§ Santé ♥️):
+            # a creature with no intact block, a horde with no member left, does not act (issue 14).
+            if adv.kind is Kind.HORDE:
+                errors["adversary.blocks"] = _(
+                    "{name} n'{has} plus aucun membre : la horde est anéantie, elle n'agit plus."
+                )
+            else:
+                errors["adversary.blocks"] = _("Toutes les parties {of_name} sont détruites : {il} n'{acts} plus.")
+            errors["adversary.blocks"] = errors["adversary.blocks"].format(
+                name=who.Subject,
+                of_name=who.de,
+                has=who.form("a", "ont"),
+                il=who.il,
+                acts=who.form("agit", "agissent"),
+            )
+        if acting and adv.fatigue_boxes and adv.fatigue_ticked >= adv.fatigue_boxes:
             errors["adversary.fatigue_ticked"] = _(
                 "{name} {is_} {exhausted} : hors de combat, {il} n'{acts} plus."
             ).format(
@@ -553,29 +687,30 @@ class Scenario:
                 acts=who.form("agit", "agissent"),
             )
         if self.mode is Mode.ADVERSARY_ATTACK:
-            if self.card > len(adv.deck):
+            errors.update(self._play_errors(who))
+            card = self.played_card()
+            if card is None:
                 errors["card"] = _("Le deck n'a que {cards}.").format(cards=count(len(adv.deck), "carte"))
-            else:
-                card = adv.deck[self.card - 1]
-                if not card_available(adv, card):
-                    errors["card"] = _("« {name} » a quitté le deck : le bloc qui la conférait est détruit.").format(
-                        name=card.name
-                    )
-                elif card_cost(adv, card) > adv.action_points:
-                    errors["card"] = _("« {name} » coûte {cost} ⚫ ; {adv} n'en {has} que {ap}.").format(
-                        name=card.name,
-                        cost=card_cost(adv, card),
-                        adv=who.subject,
-                        has=who.form("a", "ont"),
-                        ap=adv.action_points,
-                    )
-                elif (
-                    card.fatigue_cost
-                    and card.fatigue_cost - adv.endurance_tokens >= adv.fatigue_boxes - adv.fatigue_ticked
-                ):
-                    errors["card"] = _("Payer {cost} 💧 remplirait la piste de fatigue : action impossible.").format(
-                        cost=card.fatigue_cost
-                    )
+            elif self.play is not Play.PREDATOR and not card_available(adv, card):
+                errors["card"] = _("« {name} » a quitté le deck : le bloc qui la conférait est détruit.").format(
+                    name=card.name
+                )
+            elif self.play is Play.ACTION and card_cost(adv, card) > adv.action_points:
+                errors["card"] = _("« {name} » coûte {cost} ⚫ ; {adv} n'en {has} que {ap}.").format(
+                    name=card.name,
+                    cost=card_cost(adv, card),
+                    adv=who.subject,
+                    has=who.form("a", "ont"),
+                    ap=adv.action_points,
+                )
+            elif (
+                card.fatigue_cost and card.fatigue_cost - adv.endurance_tokens >= adv.fatigue_boxes - adv.fatigue_ticked
+            ):
+                errors["card"] = _("Payer {cost} 💧 remplirait la piste de fatigue : action impossible.").format(
+                    cost=card.fatigue_cost
+                )
+        if self.mode is Mode.COURSE:
+            errors.update(self._course_errors(who))
         if self.pc.source is PcSource.ROLLED and self.pc.skill_upgrades > self.pc.skill:
             errors["pc.skill_upgrades"] = _("Seuls les dés de compétence s'améliorent : {n} au plus.").format(
                 n=self.pc.skill
@@ -595,3 +730,50 @@ class Scenario:
                 name=who.subject, has=who.form("a", "ont")
             )
         return errors
+
+    def _play_errors(self, who: Noun) -> dict[str, str]:
+        """« ⚫ La créature dispose d'un ou plusieurs points d'action ⚫, et parfois de réactions ⚡ »:
+        a reaction is paid with one of the round's ⚡, not with ⚫; Réflexes de prédateur's ⚡ pays a
+        Frappe vive on a target leaving the Engagement serré (§ Traits offensifs)."""
+        adv = self.adversary
+        left = adv.reactions_per_round - adv.reactions_spent
+        if self.play is Play.REACTION and not adv.reactions:
+            return {
+                "play": _("{name} n'{has} aucune réaction ⚡ sur sa fiche.").format(
+                    name=who.Subject, has=who.form("a", "ont")
+                )
+            }
+        if self.play is Play.PREDATOR and not adv.traits.predator_reflexes:
+            return {
+                "play": _("{name} n'{has} pas le trait Réflexes de prédateur.").format(
+                    name=who.Subject, has=who.form("a", "ont")
+                )
+            }
+        if self.play is not Play.ACTION and left < 1:
+            return {
+                "play": _("{name} {has} déjà joué {its} ⚡ de la manche ({n} en tout).").format(
+                    name=who.Subject, has=who.form("a", "ont"), its=who.ses("réactions"), n=adv.reactions_per_round
+                )
+            }
+        return {}
+
+    def _course_errors(self, who: Noun) -> dict[str, str]:
+        """§ Actions ⚫ et réactions ⚡ : « dépenser ⚫ + ▢💧 pour une action de Course »; the ▢💧 is a
+        fatigue cost (§ Fatigue : « Une créature ne peut pas jouer une action dont le coût remplirait
+        sa piste de fatigue »)."""
+        adv = self.adversary
+        if adv.kind is Kind.HORDE:
+            return {"mode": _("Une horde ne court pas : elle se déplace avec 🌕 Bande II.")}
+        if adv.action_points < COURSE_COST:
+            return {
+                "mode": _("La Course coûte ⚫ : {name} n'{has} aucun point d'action.").format(
+                    name=who.subject, has=who.form("a", "ont")
+                )
+            }
+        if COURSE_FATIGUE - adv.endurance_tokens >= adv.fatigue_boxes - adv.fatigue_ticked:
+            return {"mode": _("Payer le ▢💧 de la Course remplirait la piste de fatigue : action impossible.")}
+        return {}
+
+
+COURSE_COST = 1  # ⚫
+COURSE_FATIGUE = 1  # ▢💧

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from rulesets.core.french import Noun, capitalize, count, is_plural_count, join, quote
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
-from rulesets.quadrature.model import HordeMood, Kind, Mental, Mode, Scenario
+from rulesets.quadrature.model import HordeMood, Kind, Mental, Mode, Play, Scenario
 from rulesets.quadrature.names import adversary_who, pc_who
 from rulesets.quadrature.sheet import card_available, horde_mood, members
 
@@ -69,8 +69,21 @@ def scene(s: Scenario) -> str:
             )
         return _("{name}, {mood},").format(name=name, mood=mood(adv.mental, foe))
 
-    if s.mode is Mode.ADVERSARY_ATTACK and 1 <= s.card <= len(adv.deck):
-        card = adv.deck[s.card - 1]
+    played = s.played_card() if s.mode is Mode.ADVERSARY_ATTACK else None
+    if played is not None and s.play is Play.PREDATOR:
+        return _("{pc} {tries} de quitter l'Engagement serré ; {who} {jumps} : {card} en réaction.").format(
+            pc=pc.Subject,
+            tries=pc.form("tente", "tentent"),
+            who=who(False),
+            jumps=foe.form("bondit", "bondissent"),
+            card=quote(played.name),
+        )
+    if s.mode is Mode.COURSE:
+        return _("{who} {runs} ({speed}).").format(
+            who=who(True), runs=foe.form("s'élance à la course", "s'élancent à la course"), speed=f"🚶 {adv.speed}"
+        )
+    if played is not None:
+        card = played
         return _("{who} {prepares} à jouer {card} contre {pc}, qui {raises} {guard}.").format(
             who=who(True),
             prepares=foe.form("s'apprête", "s'apprêtent"),
@@ -445,6 +458,21 @@ def story(s: Scenario, result: Result) -> tuple[str, ...]:
         )
         if result.outcome == "destroyed":
             paras.append(_("L'hémorragie achève ce que les coups avaient commencé."))
+    elif s.mode is Mode.COURSE:
+        paras.append(
+            _pick(
+                result,
+                "course",
+                [
+                    _("{name} {runs} : un ⚫ et un souffle de fatigue pour couvrir le terrain.").format(
+                        name=foe.Subject, runs=foe.form("court", "courent")
+                    ),
+                    _("{name} {crosses} le terrain d'une traite, au prix d'un peu de souffle.").format(
+                        name=foe.Subject, crosses=foe.form("avale", "avalent")
+                    ),
+                ],
+            )
+        )
     else:
         paras.append(
             _pick(

@@ -199,7 +199,8 @@ def card_odds(s: Scenario, card: Card, garde: dict[int, Fraction]) -> CardOdds:
 
 def _adversary_attack(s: Scenario) -> Odds:
     adv = s.adversary
-    card = adv.deck[s.card - 1]
+    card = s.played_card()
+    assert card is not None  # Scenario.check refuses a card out of the deck
     if not card.attack:
         return Odds(outcomes=(("action", _("Action jouée"), Fraction(1)),))
     garde = pc_scores(s.pc, s.pc_faces)

@@ -262,13 +262,14 @@ def choice_field(form: ScenarioForm, name: str, label: str, options: list[tuple[
 
 @register.simple_tag(takes_context=True)
 def quadrature_mode(context: template.Context, form: ScenarioForm) -> SafeString:
-    """The situation; the Regard hypnotique is offered only to a creature that has the trait."""
+    """The situation; the Regard hypnotique is offered only to a creature that has the trait, the
+    Course only to a creature that can pay its ⚫ + ▢💧 (a horde moves with Bande II)."""
     adv = form_adversary(context, form)
     options = []
     for value, label in Mode.labels().items():
         why = None
-        if value == Mode.HYPNOTIC_GAZE.value and adv is not None:
-            why = Scenario(mode=Mode.HYPNOTIC_GAZE, adversary=adv).check().get("mode")
+        if value in (Mode.HYPNOTIC_GAZE.value, Mode.COURSE.value) and adv is not None:
+            why = Scenario(mode=Mode(value), adversary=adv).check().get("mode")
         options.append((value, typography(f"{label} — {why}") if why else str(label), why is not None))
     return choice_field(form, "mode", _("Situation"), options)
 

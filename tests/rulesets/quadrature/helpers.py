@@ -8,9 +8,11 @@ from typing import Any
 from rulesets.core.dice import fixed_roll
 from rulesets.core.results import Result
 from rulesets.quadrature.engine import dice_for, resolve
+from rulesets.quadrature.examples import BASE as EXAMPLE_SHEET
 from rulesets.quadrature.model import Adversary, Effect, Mental, Mode, Pc, Scenario
 
-BASE = Adversary()
+# The sheet these tests were written on (issue 14, item 6: the default is now the bestiary's wolf).
+BASE = EXAMPLE_SHEET
 PRUDENT = replace(BASE, mental=Mental.PRUDENT)
 
 

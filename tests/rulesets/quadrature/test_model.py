@@ -8,7 +8,8 @@ from rulesets.core.registry import get
 from rulesets.core.request import odds as request_odds
 from rulesets.core.request import resolve as request_resolve
 from rulesets.core.schema import ScenarioError, json_schema, parse, to_data
-from rulesets.quadrature.model import Scenario
+from rulesets.quadrature.examples import HORDE
+from rulesets.quadrature.model import Mode, Scenario
 
 RULESET = get("quadrature")
 
@@ -54,9 +55,9 @@ def test_more_ticked_boxes_than_boxes_are_refused_on_the_block():
 
 def test_a_block_of_a_part_the_sheet_does_not_have_is_refused():
     data = to_data(Scenario())
-    data["adversary"]["blocks"][4]["part"] = 6
+    data["adversary"]["blocks"][3]["part"] = 6
     errors = _errors(data)
-    assert errors["adversary.blocks.4.part"] == "Bloc 5\u202f: la fiche n'a que 4\u00a0parties."
+    assert errors["adversary.blocks.3.part"] == "Bloc 4\u202f: la fiche n'a que 4\u00a0parties."
     assert "aucun bloc" in errors["adversary.parts.3.name"]
 
 
@@ -73,7 +74,8 @@ def test_a_block_granting_an_unknown_action_is_refused():
 
 
 def test_a_card_number_beyond_the_deck_is_refused():
-    assert _errors({"card": 9, "mode": "adversary_attack"})["card"] == "Le deck n'a que 4\u00a0cartes."
+    # the default is the bestiary's Loup des cendres (issue 14, item 6): three cards
+    assert _errors({"card": 9, "mode": "adversary_attack"})["card"] == "Le deck n'a que 3\u00a0cartes."
 
 
 def test_a_target_part_beyond_the_sheet_is_refused():
@@ -83,10 +85,10 @@ def test_a_target_part_beyond_the_sheet_is_refused():
 
 
 def test_a_horde_is_hit_as_a_whole():
-    data = to_data(Scenario())
-    data["mode"] = "pc_attack"
-    data["target_part"] = 2
-    data["adversary"]["kind"] = "horde"
+    # a valid horde sheet (issue 14: a creature's sheet marked « horde » is refused on its own fields)
+    data = to_data(Scenario(mode=Mode.PC_ATTACK, adversary=HORDE, target_part=2))
+    data["adversary"]["parts"].append({"name": "Arrière"})
+    data["adversary"]["blocks"][2]["part"] = 2
     assert "partie 1" in _errors(data)["target_part"]
 
 
@@ -132,8 +134,8 @@ def test_empty_rows_of_a_padded_form_are_ignored():
     data["adversary"]["deck"].append({"name": ""})
     data["adversary"]["parts"].append({"name": ""})
     scenario = parse(Scenario, data)
-    assert len(scenario.adversary.blocks) == 5
-    assert len(scenario.adversary.deck) == 4
+    assert len(scenario.adversary.blocks) == 4
+    assert len(scenario.adversary.deck) == 3
     assert len(scenario.adversary.parts) == 4
 
 
