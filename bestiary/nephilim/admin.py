@@ -83,6 +83,9 @@ class EffectAdmin(ModelAdmin):
                     "opponent_defence",
                     "opponent_defence_condition",
                     "opponent_next_round_attack",
+                    "initiative",
+                    "initiative_condition",
+                    "metamorphe",
                 ]
             },
         ),

@@ -10,6 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.grammar import NameGrammar
+from bestiary.validation import clean_row
 from rulesets.nephilim.model import (
     ELEMENT_FIELDS,
     ApproachKind,
@@ -78,6 +79,11 @@ class Approach(ElementsMixin):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
     @property
     def mode(self) -> str:
         return ApproachKind(self.kind).mode.value
@@ -130,6 +136,11 @@ class Weapon(models.Model):
         mag = f"/{self.mag} MAG" if self.mag else ""
         return f"{self.name} ({self.phys} PHYS{mag})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
     def as_scenario(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -173,6 +184,11 @@ class Ammunition(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (+{self.damage_bonus})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
     def as_scenario(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -209,6 +225,11 @@ class Protection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.phys}/{self.mag})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
     @property
     def slot(self) -> str:
@@ -259,6 +280,11 @@ class DefenceType(ElementsMixin):
     def __str__(self) -> str:
         return f"{self.name} ({Mode(self.context).label.lower()})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
     def as_scenario(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "name": self.name,
@@ -294,6 +320,8 @@ EFFECT_NUMBERS = (
     "protection_mag",
     "opponent_defence",
     "opponent_next_round_attack",
+    "initiative",
+    "metamorphe",
 )
 EFFECT_FLAGS = (
     "cancel_phys",
@@ -342,6 +370,12 @@ class Effect(models.Model):
         _("condition (défense adverse)"), max_length=30, choices=_choices(Condition), default=Condition.ALWAYS.value
     )
     opponent_next_round_attack = _degree(_("attaque adverse au round suivant"))
+    initiative = _degree(_("initiative et MV (vitesse)"))
+    initiative_condition = models.CharField(
+        _("condition (initiative)"), max_length=30, choices=_choices(Condition), default=Condition.ALWAYS.value
+    )
+    # issue 14: Régisseur de fureur « métamorphe à 10 » (0: the attacker's Métamorphe is unchanged)
+    metamorphe = _degree(_("Métamorphe porté à"), 0, 10)
     cancel_phys = models.BooleanField(_("annule les dommages physiques"), default=False)
     cancel_mag = models.BooleanField(_("annule les dommages magiques"), default=False)
     cancel_all = models.BooleanField(_("annule tous les dommages"), default=False)
@@ -366,12 +400,18 @@ class Effect(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.get_kind_display()}, {self.get_scope_display()})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
     def as_scenario(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "name": self.name,
             "scope": self.scope,
             "condition": self.condition,
             "opponent_defence_condition": self.opponent_defence_condition,
+            "initiative_condition": self.initiative_condition,
             "behaviour": self.behaviour,
             "element": self.element,
             "threshold": self.threshold,
@@ -435,6 +475,11 @@ class Creature(NameGrammar):
     def __str__(self) -> str:
         return f"{self.name} ({self.get_category_display()})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
     @property
     def attacker_kind(self) -> str:
         return {"nephilim": "nephilim", "initie": "initie"}.get(self.category, "autre")
@@ -457,7 +502,7 @@ class Creature(NameGrammar):
             "kind": self.attacker_kind,
             "degree": self.degree,
             "initiative_ka": self.initiative_ka,
-            "metamorphe": self.metamorphe,
+            "metamorphe": self.metamorphe if self.attacker_kind == "nephilim" else 0,
             "ka_feu": self.ka_feu if self.attacker_kind == "nephilim" else 0,
             "approach_element": self.approach_element if self.attacker_kind != "autre" else "aucun",
             "approach_value": self.approach_value if self.attacker_kind != "autre" else 0,
@@ -474,6 +519,7 @@ class Creature(NameGrammar):
             "sensitivity": self.sensitivity,
             "approach_element": self.approach_element if self.defender_kind == "nephilim" else "aucun",
             "approach_value": self.approach_value if self.defender_kind == "nephilim" else 0,
+            "metamorphe": self.metamorphe if self.defender_kind == "nephilim" else 0,
         }
         empty = {"name": "Aucune", "phys": 0, "mag": 0, "magical": False, "element": "aucun", "optional_bonus": 0}
         for slot in ("armour", "shield", "other"):

@@ -140,13 +140,22 @@ def attacker_line(v: Values) -> str:
         parts.append(_("Approche Ka-{element}\u00a0{value}").format(element=_label(Element, element), value=value))
     if _int(v.get("ka_feu")):
         parts.append(_("Ka-Feu\u00a0{n}").format(n=_num(v.get("ka_feu"))))
+    parts += _sheet_parts(v)
+    if _int(v.get("simulacre_force")) not in (0, 1):
+        parts.append(_("force du simulacre {n}").format(n=_num(v.get("simulacre_force"))))
+    return _join(parts)
+
+
+def _sheet_parts(v: Values) -> list[str]:
+    """A Nephilim's Métamorphe, Stase and Mnémos (§1), attacker and defender alike."""
+    parts = []
     if _int(v.get("metamorphe")):
         parts.append(_("Métamorphe {n}").format(n=_num(v.get("metamorphe"))))
     if _on(v.get("stase")):
         parts.append(_("en Stase"))
     if _on(v.get("mnemos")):
         parts.append(_("Mnémos en jeu"))
-    return _join(parts)
+    return parts
 
 
 def defender_line(v: Values) -> str:
@@ -159,6 +168,7 @@ def defender_line(v: Values) -> str:
     sensitivity = _text(v.get("sensitivity"))
     if sensitivity and sensitivity != Sensitivity.AUTO.value:
         parts.append(_lower_first(_label(Sensitivity, sensitivity)))
+    parts += _sheet_parts(v)
     return _join(parts)
 
 
@@ -357,6 +367,14 @@ def effect_line(v: Values) -> str:
         if when and when != Condition.ALWAYS.value:
             malus += f" ({_lower_first(_label(Condition, when))})"
         parts.append(malus)
+    if _set(v.get("initiative")):
+        speed = _("initiative et MV {n}").format(n=_num(v.get("initiative"), True))
+        when = _text(v.get("initiative_condition"))
+        if when and when != Condition.ALWAYS.value:
+            speed += f" ({_lower_first(_label(Condition, when))})"
+        parts.append(speed)
+    if _set(v.get("metamorphe")):
+        parts.append(_("Métamorphe porté à {n}").format(n=_num(v.get("metamorphe"))))
     parts += [_(text) for key, text in _EFFECT_FLAGS if _on(v.get(key))]
     behaviour = _text(v.get("behaviour"))
     if behaviour and behaviour != Behaviour.NONE.value:
@@ -428,6 +446,7 @@ TABLE_VALUES = (
             "metamorphe",
             "stase",
             "mnemos",
+            "simulacre_force",
         ),
         attacker_line,
     ),
@@ -448,7 +467,7 @@ TABLE_VALUES = (
         "defender",
         _("Profil"),
         "defenders.{row}",
-        ("kind", "degree", "sensitivity", "approach_element", "approach_value"),
+        ("kind", "degree", "sensitivity", "approach_element", "approach_value", "metamorphe", "stase", "mnemos"),
         defender_line,
     ),
     _group("defender_grammar", _("Grammaire du nom"), "defenders.{row}", GRAMMAR_FIELDS, grammar_line),

@@ -7,12 +7,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from bestiary.nephilim import selectors
-from bestiary.nephilim.models import Ammunition, Effect, Protection, Weapon, _flat
+from bestiary.nephilim.models import Ammunition, Approach, DefenceType, Effect, Protection, Weapon, _flat
 from bestiary.nephilim.settle import settle
 from bestiary.nephilim.summaries import TABLE_VALUES
-from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from calculator.plugins import Preset, PresetGroup, Table, WebPlugin, register
+from calculator.tables import table_of
 from rulesets.core.french import signed
 from rulesets.core.request import Resolution
+from rulesets.core.schema import unflatten
 from rulesets.nephilim.engine import plan
 from rulesets.nephilim.model import DEFENDERS_MAX, ApproachKind, Mode
 
@@ -156,6 +158,105 @@ def presets() -> list[PresetGroup]:
     ]
 
 
+def tables() -> list[Table]:
+    """The tables a request names by key (issue 14, calculator/tables.py): an inline custom row
+    gives the numbers the rule reads (a weapon its type, degree, PHYS and MAG…)."""
+    protection = Protection.as_scenario
+    families = (Protection.Family.MUNDANE, Protection.Family.PHALANGE, Protection.Family.INVOCATION)
+    creatures = selectors.creature_list()
+    return [
+        table_of(
+            "creature_attacker",
+            _("Attaquant du bestiaire"),
+            ("attacker",),
+            creatures,
+            lambda c: unflatten(c.as_attacker()),
+        ),
+        table_of(
+            "creature_defender",
+            _("Défenseur du bestiaire"),
+            ("defenders.*",),
+            creatures,
+            lambda c: unflatten(c.as_defender()),
+        ),
+        table_of(
+            "approach",
+            _("Approche"),
+            ("attacker.approach",),
+            selectors.approach_list(),
+            Approach.as_scenario,
+            required=("kind",),
+        ),
+        table_of(
+            "weapon",
+            _("Arme"),
+            ("attacker.weapon",),
+            selectors.weapon_list(),
+            Weapon.as_scenario,
+            label_of=weapon_label,
+            required=("category", "degree", "phys", "mag"),
+        ),
+        table_of(
+            "ammunition",
+            _("Munition"),
+            ("attacker.ammunition",),
+            selectors.ammunition_list(),
+            Ammunition.as_scenario,
+            required=("damage_bonus",),
+        ),
+        # a defence type's name is unique against one attack type: the key says which (« parer-melee »)
+        table_of(
+            "defence",
+            _("Type de défense"),
+            ("defenders.*.defence",),
+            selectors.defence_list(),
+            DefenceType.as_scenario,
+            name=lambda d: f"{d.name} {d.context}",
+            required=("style", "success_reduce_phys", "success_reduce_mag"),
+        ),
+        table_of(
+            "armour",
+            _("Armure"),
+            ("defenders.*.armour",),
+            selectors.protection_list(*families),
+            protection,
+            required=("phys", "mag"),
+        ),
+        table_of(
+            "shield",
+            _("Bouclier"),
+            ("defenders.*.shield",),
+            selectors.protection_list(Protection.Family.SHIELD),
+            protection,
+            required=("phys", "mag"),
+        ),
+        table_of(
+            "other",
+            _("Manteau ou autre protection"),
+            ("defenders.*.other",),
+            selectors.protection_list(Protection.Family.MANTLE, Protection.Family.OTHER),
+            protection,
+            required=("phys", "mag"),
+        ),
+        table_of(
+            "attacker_effect",
+            _("Sort, invocation, formule (attaquant)"),
+            ("attacker.effects.*",),
+            selectors.effect_list(Effect.Side.ATTACKER),
+            Effect.as_scenario,
+            required=("name", "scope"),
+        ),
+        table_of(
+            "defender_effect",
+            _("Sort, invocation, formule (défenseur)"),
+            ("defender_effects.*",),
+            selectors.effect_list(Effect.Side.DEFENDER),
+            Effect.as_scenario,
+            required=("name", "scope"),
+        ),
+    ]
+
+
 def summary(resolution: Resolution) -> list[tuple[str, str, str]]:
     """The "Résultat final" rows: outcome, damage taken per defender, round-suivant effects."""
     n = resolution.result.numbers
@@ -228,5 +329,6 @@ PLUGIN = register(
         variations=variations,
         table_values=TABLE_VALUES,
         settle=settle,
+        tables=tables,
     )
 )

@@ -377,7 +377,7 @@ def attacker_fields(state: CombatantState, mode: Mode, target: str, table: Table
         "approach_value": value,
         "ka_feu": state.ka_feu if kind is AttackerKind.NEPHILIM else 0,
         "initiative_ka": state.initiative_ka,
-        "metamorphe": state.metamorphe,
+        "metamorphe": state.metamorphe if kind is AttackerKind.NEPHILIM else 0,  # §1: a Nephilim's only
         "wounds": state.wounds,
         "carried_over": _sum(state.modifiers_now, "attack"),
     }
@@ -408,6 +408,7 @@ def defender_fields(state: CombatantState, mode: Mode, table: Table) -> dict[str
         "degree": state.defence_degree,
         "approach_element": element.value,
         "approach_value": value,
+        "metamorphe": state.metamorphe if nephilim else 0,  # §1: a Nephilim's only
         "defence_number": min(DEFENCES_MAX, state.defences + 1),
         "defence_number_2": min(DEFENCES_MAX, state.defences + 2),
         "wounds": state.wounds,

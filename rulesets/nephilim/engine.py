@@ -265,6 +265,8 @@ ATTACKER_KINDS = frozenset(
         ComponentKind.NULL_NON_MAG_PROT,
         ComponentKind.OPPONENT_NEXT_ROUND_ATTACK,
         ComponentKind.WEAPON_MAGICAL,
+        ComponentKind.INITIATIVE,
+        ComponentKind.METAMORPHE,
     }
 )
 DEFENDER_KINDS = frozenset(
@@ -336,7 +338,29 @@ def _condition(cond: Condition, attacker_side: bool, s: Situation) -> bool:
             return d.defence.style is DefenceStyle.DODGE
         case Condition.FIRST_DEFENCE:
             return s.defence_number == 1
+        case Condition.METAMORPHE_10:
+            return metamorphe_of(scn)[0] >= METAMORPHE_MAX
     return False  # pragma: no cover
+
+
+METAMORPHE_MAX = 10
+
+
+def metamorphe_of(scn: Scenario) -> tuple[int, str]:
+    """The attacker's Métamorphe in this exchange, and the effect that set it ("" if none).
+
+    §12 Régisseur de fureur: « +10 attaque (métamorphe à 10) ». Like « Parfum de concentration :
+    +2 attaque (−2 vigilance) », the parenthesis is what the invocation does besides its bonus:
+    an effect row's ``metamorphe`` brings the attacker's Métamorphe to that value (the highest
+    such effect in scope wins); the reading « only at Métamorphe 10 » is the row's condition
+    ``metamorphe_10`` (docs/rules/nephilim.md, issue 14).
+    """
+    a = scn.attacker
+    setters = [fx for fx in a.effects if fx.active and fx.metamorphe and fx.scope.covers(scn.mode)]
+    if not setters:
+        return a.metamorphe, ""
+    best = max(setters, key=lambda fx: fx.metamorphe)
+    return best.metamorphe, best.name
 
 
 def weapon_magical(scn: Scenario, attacker_fx: Iterable[Active]) -> bool:
@@ -373,6 +397,10 @@ def components_of(fx: Effect) -> list[tuple[ComponentKind, int, Condition]]:
             out.append((kind, value, fx.condition))
     if fx.opponent_defence:
         out.append((ComponentKind.OPPONENT_DEFENCE, fx.opponent_defence, fx.opponent_defence_condition))
+    if fx.initiative:
+        out.append((ComponentKind.INITIATIVE, fx.initiative, fx.initiative_condition))
+    if fx.metamorphe:
+        out.append((ComponentKind.METAMORPHE, fx.metamorphe, Condition.ALWAYS))
     for name, kind in FLAGS:
         if getattr(fx, name):
             out.append((kind, 0, Condition.ALWAYS))
@@ -769,7 +797,22 @@ def _damage(
 
     # 2. Raw damage.
     phys, mag = w.phys, w.mag
-    if panel:
+    weapon_degree = w.degree
+    if a.approach.kind is ApproachKind.FRAPPER:
+        # §2 Frapper: « Attaque à mains nues. Dommages selon la force du simulacre. »
+        phys, mag, with_mag = a.simulacre_force, 0, False
+        weapon_degree = phys
+        if panel:
+            panel.add(
+                "weapon",
+                G_DMG,
+                _("{approach} : force du simulacre {name}").format(approach=a.approach.name, name=a.who.de),
+                f"PHYS {phys}" + (f" · MAG {mag}" if mag else ""),
+                R_AM,
+                phys=phys,
+                mag=mag,
+            )
+    elif panel:
         panel.add(
             "weapon",
             G_DMG,
@@ -955,8 +998,11 @@ def _damage(
                         dm = min(cut, mag)
                         cut -= dm
                 phys, mag = phys - dp, mag - dm
+                # « Si > 10 : −10 aux dommages totaux » (§13): what Retenue leaves is the total taken,
+                # so the minimum of 1 PHYS does not come back after it (issue 14).
+                no_minimum = True
                 note(
-                    _("{name} : {t} > {s}, −{s} au total").format(name=c.effect, t=total, s=c.threshold),
+                    _("{name} : {t} > {s}, −{s} au total, sans minimum").format(name=c.effect, t=total, s=c.threshold),
                     -dp,
                     -dm,
                     R_FX_DEF,
@@ -965,9 +1011,14 @@ def _damage(
                 )
 
     # 6. Minimum.
-    if phys < 1 and not no_minimum and w.degree >= scn.settings.minimum_weapon_degree:
+    if phys < 1 and not no_minimum and weapon_degree >= scn.settings.minimum_weapon_degree:
         note(
-            _("Minimum de dommages (arme de degré {deg})").format(deg=w.degree), 1 - phys, 0, R_MIN, "minimum", G_TAKEN
+            _("Minimum de dommages (arme de degré {deg})").format(deg=weapon_degree),
+            1 - phys,
+            0,
+            R_MIN,
+            "minimum",
+            G_TAKEN,
         )
         phys = 1
 
@@ -1079,21 +1130,58 @@ def _final_events(
 # --------------------------------------------------------------------------- the exchange
 
 
+def initiative_of(scn: Scenario) -> tuple[int, list[tuple[str, int]]]:
+    """Initiative and MV (§1: Nephilim Ka-Eau × 2, initié Ka-Soleil, autre PNJ as typed) plus the
+    attacker's effects on speed (§12 Améthyste revêtue de flammes: « sinon +3
+    vitesse/initiative/protection »): the base, and each effect's (name, bonus)."""
+    a = scn.attacker
+    base = a.initiative_ka * (2 if a.kind is AttackerKind.NEPHILIM else 1)
+    strikes = plan(scn)
+    s = situation_for(scn, strikes[0])
+    fx = active_components(a.effects, True, s, None, False)
+    return base, [(c.effect, c.value) for c in fx if c.kind is ComponentKind.INITIATIVE]
+
+
+def _sheet(who: str, metamorphe: int, stase: bool, mnemos: bool, set_by: str = "", base: int = 0) -> list[Event]:
+    """§1 Métamorphe, Stase, Mnémos of a Nephilim: shown; the seed gives them no number in combat
+    but Régisseur de fureur's « métamorphe à 10 » (docs/rules/nephilim.md, issue 14)."""
+    out: list[Event] = []
+    if metamorphe or set_by:
+        value = str(metamorphe)
+        if set_by:
+            value = _("{n} ({by} ; {base} sans lui)").format(n=metamorphe, by=set_by, base=base)
+        out.append(
+            Event("metamorphe", _("Métamorphe {who}").format(who=who), value, R_TYPES, G_INFO, {"value": metamorphe})
+        )
+    if stase:
+        out.append(Event("stase", _("Stase {who}").format(who=who), _("oui, sans effet chiffré"), R_TYPES, G_INFO))
+    if mnemos:
+        out.append(Event("mnemos", _("Mnémos {who}").format(who=who), _("en jeu, sans effet chiffré"), R_TYPES, G_INFO))
+    return out
+
+
 def _info_events(scn: Scenario) -> list[Event]:
     a = scn.attacker
     out: list[Event] = []
-    mult = 2 if a.kind is AttackerKind.NEPHILIM else 1
     source = {"nephilim": "Ka-Eau × 2", "initie": "Ka-Soleil", "autre": "Menace ou Ka-élément"}[a.kind.value]
+    base, bonuses = initiative_of(scn)
+    total = base + sum(v for _n, v in bonuses)
+    shown = str(base) + "".join(f" {signed(v)} ({name})" for name, v in bonuses) + (f" = {total}" if bonuses else "")
     out.append(
         Event(
             "initiative",
             _("Initiative et MV {a.de} ({source})").format(a=a.who, source=source),
-            str(a.initiative_ka * mult),
-            R_TYPES,
+            shown,
+            R_TYPES if not bonuses else R_FX_ATT,
             G_INFO,
-            {"value": a.initiative_ka * mult},
+            {"value": total, "base": base},
         )
     )
+    metamorphe, set_by = metamorphe_of(scn)
+    if a.kind is AttackerKind.NEPHILIM:
+        out.extend(_sheet(a.who.de, metamorphe, a.stase, a.mnemos, set_by, a.metamorphe))
+    for d in scn.defenders:
+        out.extend(_sheet(d.who.de, d.metamorphe, d.stase, d.mnemos))
     if a.approach.attacker_cannot_defend:
         out.append(
             Event(
@@ -1187,7 +1275,9 @@ def resolve(scn: Scenario, dice: DiceRoll) -> Result:
     events: list[Event] = _info_events(scn)
     numbers: dict[str, Number] = {"strikes": len(outcomes)}
     a = scn.attacker
-    numbers["initiative"] = a.initiative_ka * (2 if a.kind is AttackerKind.NEPHILIM else 1)
+    base, bonuses = initiative_of(scn)
+    numbers["initiative"] = base + sum(v for _n, v in bonuses)
+    numbers["metamorphe"] = metamorphe_of(scn)[0]
     next_defender_defence = 0
     next_attacker_attack = 0
     for o in outcomes:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.core.results import Example
+from rulesets.core.schema import parse, to_data
+from rulesets.nephilim.model import Scenario
 
 Row = dict[str, Any]
 
@@ -175,6 +177,17 @@ EAU_DE_VIE = effect("Eau-de-vie du métal ensommeillé", "tous", protection_phys
 RETENUE = effect("Retenue du souffle de la Chrysopée", "tous", behaviour="retenue_du_souffle", threshold=10)
 EAU_FORTE = effect("Eau-forte des murailles d'Atlantis", "distance", behaviour="eau_forte")
 ARMURE_INVINCIBLE = effect("Armure invincible", "tous", cancel_all=True)
+REGISSEUR = effect("Régisseur de fureur", "tous", attack=10, metamorphe=10, cancel_phys=True)
+AMETHYSTE = effect(
+    "Améthyste revêtue de flammes",
+    "tous",
+    condition="approche_feu",
+    attack=6,
+    initiative=3,
+    initiative_condition="approche_pas_feu",
+)
+MAINS_NUES: Row = {"name": "Mains nues", "category": "melee", "degree": 1, "phys": 1, "mag": 0, "type": "nat"}
+FRAPPER: Row = {"kind": "frapper", "name": "Frapper", "elements": {"feu": True, "eau": True}}
 
 
 # The grammar of the combatants' names (issue 15): Sahar is a proper name, feminine (a Nephilim
@@ -223,14 +236,22 @@ def melee(att: Row, *defenders: Row, **extra: Any) -> Row:
 
 
 def _ex(key: str, title: str, source: str, scenario: Row, dice: dict[str, int], **expected: Any) -> Example:
-    """``outcome`` is the result's tier; every other keyword is one of ``Result.numbers``."""
+    """``outcome`` is the result's tier; every other keyword is one of ``Result.numbers``.
+
+    The request carries the **whole** scenario (every field, defaults included), as the page and
+    a permalink do (issue 14, item 6): a row written short leaves out the boxes that default to
+    true (a defence type's ``rolls``, an approach's ``deals_damage``…), and a permalink can only
+    say that a box is ticked, so the short row came back from a share with its box unticked and
+    its typed defence die refused (« Ce dé n'est pas lancé dans cette situation »).
+    """
     outcome = expected.pop("outcome", None)
     numbers = dict(expected)
+    whole = to_data(parse(Scenario, scenario))
     return Example(
         key=key,
         title=title,
         source=source,
-        request={"scenario": scenario, "dice": dice},
+        request={"scenario": whole, "dice": dice},
         expected={"outcome": outcome, "numbers": numbers},
     )
 
@@ -397,6 +418,53 @@ def examples() -> tuple[Example, ...]:
             outcome="graze",
             phys_raw=11,
             phys_taken=1,
+        ),
+        _ex(
+            "retenue_mixte",
+            "Retenue du souffle : 7 PHYS + 4 MAG = 11, −10 au total",
+            "§13 Retenue du souffle de la Chrysopée",
+            melee(
+                attacker(degree=8, weapon=glaive("feu", "de Feu"), approach=PUISSANTE, effects=[PIERRE], ka_feu=5),
+                defender(kind="nephilim", effects=[RETENUE]),
+            ),
+            {"attaque.1": 45},
+            outcome="graze",
+            phys_raw=7,
+            mag_raw=4,
+            phys_taken=0,
+            mag_taken=1,
+            damage_taken=1,
+        ),
+        _ex(
+            "frapper_force_du_simulacre",
+            "Frapper : dommages selon la force du simulacre",
+            "§2 Frapper",
+            melee(attacker(weapon=MAINS_NUES, approach=FRAPPER, simulacre_force=3), defender()),
+            {"attaque.1": 20},
+            outcome="graze",
+            phys_raw=3,
+            phys_taken=3,
+        ),
+        _ex(
+            "regisseur_metamorphe_10",
+            "Régisseur de fureur : +10 attaque, Métamorphe à 10",
+            "§12 Régisseur de fureur",
+            melee(attacker(degree=2, metamorphe=3, effects=[REGISSEUR]), defender()),
+            {"attaque.1": 95},
+            outcome="graze",
+            attack_degree=12,
+            metamorphe=10,
+            phys_taken=2,
+        ),
+        _ex(
+            "amethyste_initiative",
+            "Améthyste revêtue de flammes sans Approche Ka-Feu : +3 initiative",
+            "§12 Améthyste revêtue de flammes",
+            melee(attacker(initiative_ka=4, effects=[AMETHYSTE]), defender()),
+            {"attaque.1": 20},
+            outcome="graze",
+            initiative=11,
+            attack_degree=6,
         ),
         *(
             _ex(

@@ -243,6 +243,8 @@ class ComponentKind(Choice):
     OPPONENT_NEXT_ROUND_ATTACK = "attaque_adverse_round_suivant"
     WEAPON_MAGICAL = "arme_magique"
     ARMOUR_MAGICAL = "armure_magique"
+    INITIATIVE = "initiative"
+    METAMORPHE = "metamorphe"
     NOTE = "note"
 
     @classmethod
@@ -264,6 +266,8 @@ class ComponentKind(Choice):
             "attaque_adverse_round_suivant": _("Attaque de l'adversaire au round suivant"),
             "arme_magique": _("L'arme devient d'origine magique"),
             "armure_magique": _("L'armure devient d'origine magique"),
+            "initiative": _("Initiative et MV (vitesse)"),
+            "metamorphe": _("Métamorphe porté à"),
             "note": _("Note sans effet chiffré"),
         }
 
@@ -281,6 +285,7 @@ class Condition(Choice):
     TARGET_FAILED_KA_DOMINANT = "cible_echoue_ka_dominant"
     DODGE = "esquive"
     FIRST_DEFENCE = "premiere_defense"
+    METAMORPHE_10 = "metamorphe_10"
 
     @classmethod
     def labels(cls) -> Mapping[str, str]:
@@ -297,6 +302,7 @@ class Condition(Choice):
             "cible_echoue_ka_dominant": _("Seulement si la cible a échoué son jet de Ka dominant"),
             "esquive": _("Seulement en esquive"),
             "premiere_defense": _("Seulement pour la 1re défense du round"),
+            "metamorphe_10": _("Seulement si le Métamorphe de l'attaquant est à 10"),
         }
 
 
@@ -506,6 +512,11 @@ class Effect:
     opponent_defence: Annotated[int, _deg(_("Défense de l'adversaire (cet échange)"))] = 0
     opponent_defence_condition: Annotated[Condition, Spec(label=_("Condition (défense adverse)"))] = Condition.ALWAYS
     opponent_next_round_attack: Annotated[int, _deg(_("Attaque de l'adversaire au round suivant"))] = 0
+    initiative: Annotated[int, _deg(_("Initiative et MV (vitesse)"))] = 0
+    initiative_condition: Annotated[Condition, Spec(label=_("Condition (initiative)"))] = Condition.ALWAYS
+    metamorphe: Annotated[
+        int, _deg(_("Métamorphe porté à"), 0, 10, help=_("0 : le Métamorphe de l'attaquant ne change pas."))
+    ] = 0
     cancel_phys: Annotated[bool, Spec(label=_("Annule les dommages physiques"))] = False
     cancel_mag: Annotated[bool, Spec(label=_("Annule les dommages magiques"))] = False
     cancel_all: Annotated[bool, Spec(label=_("Annule tous les dommages"))] = False
@@ -534,6 +545,22 @@ class Effect:
 # --------------------------------------------------------------------------- combatants
 
 EFFECTS_MAX = 16
+# « Frapper : Dommages selon la force du simulacre » (§2): a PHYS degree like a weapon's; the seed's
+# unarmed row (« Mains nues | 1 | 1 ») is the least, the heaviest melee row of §4 is 4.
+SIMULACRE_FORCE_MIN = 1
+SIMULACRE_FORCE_MAX = 10
+
+
+def nephilim_only(metamorphe: int, stase: bool, mnemos: bool) -> dict[str, str]:
+    """§1: Métamorphe, Stase and Mnémos belong to a Nephilim (attacker and defender) only."""
+    errors: dict[str, str] = {}
+    if metamorphe:
+        errors["metamorphe"] = _("Seul un Nephilim a un Métamorphe.")
+    if stase:
+        errors["stase"] = _("Seul un Nephilim peut être en Stase.")
+    if mnemos:
+        errors["mnemos"] = _("Seul un Nephilim a un Mnémos.")
+    return errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,6 +578,15 @@ class Attacker:
     metamorphe: Annotated[int, _deg(_("Métamorphe"), 0, 10)] = 0
     stase: Annotated[bool, Spec(label=_("En Stase"))] = False
     mnemos: Annotated[bool, Spec(label=_("Mnémos en jeu"))] = False
+    simulacre_force: Annotated[
+        int,
+        _deg(
+            _("Force du simulacre (Frapper)"),
+            SIMULACRE_FORCE_MIN,
+            SIMULACRE_FORCE_MAX,
+            help=_("Les dommages physiques de l'approche « Frapper » ; 1 comme « Mains nues »."),
+        ),
+    ] = 1
     approach: Annotated[Approach, Spec(label=_("Approche d'attaque"))] = field(default_factory=Approach)
     weapon: Annotated[Weapon, Spec(label=_("Arme"))] = field(default_factory=Weapon)
     ammunition: Annotated[Ammunition, Spec(label=_("Munition"))] = field(default_factory=Ammunition)
@@ -589,6 +625,15 @@ class Attacker:
                 ).format(element=element.label, approach=quote(self.approach.name), allowed=allowed)
         if self.ka_feu and self.kind is not AttackerKind.NEPHILIM:
             errors["ka_feu"] = _("Seul un Nephilim ajoute son Ka-Feu aux dommages.")
+        if self.kind is not AttackerKind.NEPHILIM:
+            errors.update(nephilim_only(self.metamorphe, self.stase, self.mnemos))
+        if self.approach.kind is ApproachKind.FRAPPER:
+            if self.weapon.type is not WeaponType.NATURAL:
+                errors["weapon.type"] = _(
+                    "« Frapper » est une attaque à mains nues : {weapon} est une arme manufacturée."
+                ).format(weapon=quote(self.weapon.name))
+        elif self.simulacre_force != 1:
+            errors["simulacre_force"] = _("La force du simulacre ne compte qu'avec l'approche « Frapper ».")
         return errors
 
 
@@ -603,6 +648,9 @@ class Defender:
     degree: Annotated[int, _deg(_("Vécu ou Menace (degré de défense)"), 0, 30)] = 5
     approach_element: Annotated[Element, Spec(label=_("Élément de l'Approche"))] = Element.NONE
     approach_value: Annotated[int, _deg(_("Approche (valeur du Ka)"), 0, 30)] = 0
+    metamorphe: Annotated[int, _deg(_("Métamorphe"), 0, 10)] = 0
+    stase: Annotated[bool, Spec(label=_("En Stase"))] = False
+    mnemos: Annotated[bool, Spec(label=_("Mnémos en jeu"))] = False
     defence: Annotated[DefenceType, Spec(label=_("Type de défense"))] = field(default_factory=DefenceType)
     defence_number: Annotated[int, _deg(_("Défense n°"), 1, 10)] = 1
     defence_number_2: Annotated[int, _deg(_("Défense n° (2e attaque rapide)"), 1, 10)] = 2
@@ -651,6 +699,8 @@ class Defender:
             errors["approach_element"] = _(
                 "L'Approche Ka-{element} n'est pas permise par la défense {defence} (éléments : {allowed})."
             ).format(element=element.label, defence=quote(self.defence.name), allowed=allowed)
+        if self.kind is not DefenderKind.NEPHILIM:
+            errors.update(nephilim_only(self.metamorphe, self.stase, self.mnemos))
         return errors
 
 

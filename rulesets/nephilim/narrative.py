@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from rulesets.core.french import Noun, count, join, parenthesize, quote, sentences, signed, starts_with_vowel_sound
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
+from rulesets.nephilim.engine import metamorphe_of
 from rulesets.nephilim.model import (
     ApproachKind,
     AttackerKind,
@@ -98,6 +99,19 @@ def _defender_phrase(d: Defender, effects: Sequence[Effect]) -> str:
         parts.append(_("sous l'effet {fx}").format(fx=_of_labels([f.name for f in effects])))
     if d.wounds:
         parts.append(_("{wounded} ({w})").format(wounded=w.agree(_("blessé")), w=count(d.wounds, _("degré"))))
+    sheet = _sheet(d.metamorphe, d.stase, d.mnemos)
+    if sheet:
+        parts.append(sheet)
+    return ", ".join(parts)
+
+
+def _sheet(metamorphe: int, stase: bool, mnemos: bool) -> str:
+    """« Métamorphe 2, en Stase, Mnémos en jeu » (§1, a Nephilim's, shown as they are)."""
+    parts = [_("Métamorphe {n}").format(n=metamorphe)] if metamorphe else []
+    if stase:
+        parts.append(_("en Stase"))
+    if mnemos:
+        parts.append(_("Mnémos en jeu"))
     return ", ".join(parts)
 
 
@@ -145,6 +159,21 @@ def scene(scn: Scenario) -> str:
                 its=w.form(_("son"), _("leur")), el=a.approach_element.label, v=a.approach_value
             )
         )
+    if a.approach.kind is ApproachKind.FRAPPER:
+        parts.append(
+            _("{he} {strikes} de toute la force de {its} simulacre ({n}).").format(
+                he=w.forms(_("il"), _("elle"), _("ils"), _("elles")),
+                strikes=w.form(_("frappe"), _("frappent")),
+                its=w.form(_("son"), _("leur")),
+                n=a.simulacre_force,
+            )
+        )
+    if a.kind is AttackerKind.NEPHILIM:
+        metamorphe, set_by = metamorphe_of(scn)
+        sheet = _sheet(metamorphe, a.stase, a.mnemos)
+        if sheet:
+            by = " " + _("sous l'effet {fx}").format(fx=_of_labels([set_by])) if set_by else ""
+            parts.append(_("{Its} fiche : {sheet}{by}.").format(Its=w.form(_("Sa"), _("Leur")), sheet=sheet, by=by))
     if a.approach.aiming_rounds:
         parts.append(
             _("{he} {has} pris {rounds} pour viser.").format(
@@ -438,6 +467,12 @@ def story(scn: Scenario, result: Result) -> tuple[str, ...]:
         if i == 1 and any(f.active for f in a.effects):
             names = _labels([f.name for f in a.effects if f.active])
             parts.append(_pick(MAGIC_HELP, seed, "fx", used).format(fx=names))
+        if i == 1 and a.kind is AttackerKind.NEPHILIM and metamorphe_of(scn)[1] and n.get("metamorphe") != a.metamorphe:
+            parts.append(
+                _("La métamorphose {a.de} s'achève : {its} Métamorphe monte à {m}.").format(
+                    a=aw, its=aw.form(_("son"), _("leur")), m=n.get("metamorphe")
+                )
+            )
         if n.get(key + "critical"):
             parts.append(_pick(CRITICAL, seed, f"crit{i}", used).format(**fill))
         cancels = [e for e in result.events if e.kind == "cancel" and e.data.get("strike") == i]

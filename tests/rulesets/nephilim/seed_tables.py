@@ -358,6 +358,11 @@ def fx(name: str, scope: str, *components: tuple[str, int, str, str], **extra: A
         elif kind == "defense_adverse":
             row["opponent_defence"] = value
             row["opponent_defence_condition"] = condition
+        elif kind == "initiative":  # its own condition (Améthyste: « sinon +3 vitesse/initiative »)
+            row["initiative"] = value
+            row["initiative_condition"] = condition
+        elif kind == "metamorphe":  # always, like a flag (Régisseur: « métamorphe à 10 »)
+            row["metamorphe"] = value
         elif value:
             row[FIELD_OF[kind]] = value
             if condition != "toujours":
@@ -367,6 +372,10 @@ def fx(name: str, scope: str, *components: tuple[str, int, str, str], **extra: A
     row.update(extra)
     return row
 
+
+# Améthyste's « sinon +3 vitesse/initiative/protection »: the initiative is a component (issue 14);
+# the protection concerns the attacker's own next defence, not this exchange.
+NOTE_AMETHYSTE = "sans Approche Ka-Feu : +3 protection (pour sa propre défense)"
 
 # §12 Sorts / invocations / formules — attaquant
 ATTACKER_EFFECTS: list[Row] = [
@@ -387,14 +396,15 @@ ATTACKER_EFFECTS: list[Row] = [
         "Améthyste revêtue de flammes",
         "tous",
         c("attaque", 6, "approche_feu"),
-        c("note", 0, "approche_pas_feu", "+3 vitesse, initiative et protection"),
+        c("initiative", 3, "approche_pas_feu"),
+        c("note", 0, "approche_pas_feu", NOTE_AMETHYSTE),
     ),
     fx("Anges guerriers, hérauts de la victoire", "tous", c("attaque", 3, "action_coordonnee")),
     fx("Consort rouge", "tous", c("attaque", 5, "approche_feu"), c("protection_phys", 5), c("protection_mag", 5)),
     fx("Kerubim, esprits agiles de Tilfir", "tous", c("attaque", 4)),
     fx("Phalange d'airain", "melee", c("dommages_phys", 2, "arme_melee"), c("arme_magique", 0, "arme_melee")),
     fx("Prince de la spirale", "melee", c("attaque", 3), c("dommages", 3), c("attaque_adverse_round_suivant", -3)),
-    fx("Régisseur de fureur", "tous", c("attaque", 10), c("annule_phys")),
+    fx("Régisseur de fureur", "tous", c("attaque", 10), c("metamorphe", 10), c("annule_phys")),
     fx("Parfum de concentration", "melee", c("attaque", 2), c("note", 0, "toujours", "−2 vigilance")),
     fx("Pierre d'affûtage lumineux", "melee", c("dommages_phys", 1)),
     fx("Poudre des brasiers", "distance", c("dommages_phys", 1, "arme_a_feu")),

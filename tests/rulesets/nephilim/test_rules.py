@@ -335,8 +335,8 @@ def test_retenue_du_souffle_counts_mag_in_the_total() -> None:
         defender(effects=[def_fx("Retenue du souffle de la Chrysopée")]),
     )
     crit = run(scn, attaque_1=22)  # (3+2)×2 = 10 PHYS, 3×2 = 6 MAG: 16 → −10 from PHYS first
-    # Above the threshold Retenue is no whole cancel: the minimum of 1 PHYS still applies.
-    assert (crit.numbers["phys_taken"], crit.numbers["mag_taken"]) == (1, 6)
+    # Issue 14: « −10 aux dommages totaux » leaves 6 in all; the minimum of 1 PHYS does not come back.
+    assert (crit.numbers["phys_taken"], crit.numbers["mag_taken"]) == (0, 6)
 
 
 def test_retenue_can_take_the_ten_from_mag_first_as_a_setting() -> None:

@@ -91,6 +91,8 @@ def test_each_approach_moves_the_attack_degree_by_its_modifier(row: dict[str, An
     key = "s1.attack_degree"
     assert result.numbers[key] == 6 + row["attack_modifier"]
     expected_phys = 0 if not row.get("deals_damage", True) else used["phys"] + row.get("damage_bonus_phys", 0)
+    if row["kind"] == "frapper":  # issue 14: Frapper strikes with the simulacre's force (1 by default)
+        expected_phys = 1
     assert result.numbers["s1.phys_taken"] == expected_phys
 
 
@@ -219,7 +221,7 @@ DEFENDER_EXPECTED: dict[str, tuple[int, int, int]] = {
     "Réduction de la faille du bouclier": (0, -3, 0),
     "Liqueur du mouvant": (2, 0, 0),
     "Parfum de concentration": (2, 0, 0),
-    "Retenue du souffle de la Chrysopée": (0, -8, -1),  # 19 > 10: −10 PHYS first, then minimum 1
+    "Retenue du souffle de la Chrysopée": (0, -9, -1),  # 19 > 10: −10 PHYS first, no minimum (issue 14)
     "Transmutation du fauve d'orfèvre": (0, -6, 0),
     "Vaisseau de l'androgyne sacré": (0, -8, 0),  # 9 − 10 → minimum 1
 }
