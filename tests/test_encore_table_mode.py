@@ -63,20 +63,12 @@ def test_the_striker_is_one_of_the_npcs_targeted():
     assert flat(settled.notes) == ["PNJ qui frappe : le n°1, le dernier des PNJ visés."]
 
 
-def test_a_focused_strike_takes_at_most_the_menace():
-    """« Les attaques des PNJ »: « concentrer … jusqu'à autant d'attaques que la Menace du PNJ »."""
-    settled = settle({**ONE, "npcs.0.menace": "1", "strike.attacks": "3"})
-    assert settled.changes == {"strike.attacks": "1"}
-    assert flat(settled.notes) == ["Attaques concentrées : 1 au plus, la Menace de l'Arbalétrier (PNJ n°1)."]
-
-
-def test_a_focused_strike_takes_at_most_the_attacks_left():
-    """Attacks left are lost at the end of the turn; shared/rules/encore.md: the page never
-    silently produces no strike, it offers the counts still possible."""
-    settled = settle({**ONE, "npcs.0.menace": "3", "npcs.0.attacks_left": "2", "strike.attacks": "3"})
-    assert settled.changes == {"strike.attacks": "2"}
-    assert "ce qui reste ce tour à l'Arbalétrier (PNJ n°1)" in flat(settled.notes[0])
-    # none left: the NPC does not strike, the engine says so; nothing to settle
+def test_a_focused_strike_is_not_lowered_by_the_page():
+    """« Les attaques des PNJ »: « Le MJ peut concentrer … jusqu'à autant d'attaques que la Menace
+    du PNJ ». Issue 14: the count is the game master's choice; the page no longer lowers it (to the
+    Menace or to the attacks left), ``Scenario.check`` refuses it on « Attaques concentrées »."""
+    assert settle({**ONE, "npcs.0.menace": "1", "strike.attacks": "3"}).changes == {}
+    assert settle({**ONE, "npcs.0.menace": "3", "npcs.0.attacks_left": "2", "strike.attacks": "3"}).changes == {}
     assert settle({**ONE, "npcs.0.attacks_left": "0", "strike.attacks": "2"}).changes == {}
 
 

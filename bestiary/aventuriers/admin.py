@@ -12,15 +12,17 @@ from bestiary.aventuriers.models import (
     Weapon,
     WeaponDie,
 )
+from bestiary.validation import CheckedAdmin, CheckedInlineFormSet
 
 
 class DieFaceInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = DieFace
     extra = 0
 
 
 @admin.register(DieType)
-class DieTypeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class DieTypeAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "key", "position", "faces_text", "verified"]
     list_filter = ["verified"]
     search_fields = ["name", "key", "notes"]
@@ -45,12 +47,13 @@ class TableSettingsAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 class WeaponDieInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = WeaponDie
     extra = 0
 
 
 @admin.register(Weapon)
-class WeaponAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class WeaponAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "reach", "spell", "diagonals", "unblockable", "flash"]
     list_filter = ["reach", "spell", "diagonals", "unblockable", "flash"]
     search_fields = ["name", "notes"]
@@ -58,12 +61,13 @@ class WeaponAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 class ProtectionDieInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = ProtectionDie
     extra = 0
 
 
 @admin.register(Protection)
-class ProtectionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ProtectionAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name"]
     list_filter = ["dice__die"]
     search_fields = ["name", "notes"]
@@ -71,12 +75,13 @@ class ProtectionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 class MonsterDieInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = MonsterDie
     extra = 0
 
 
 @admin.register(Monster)
-class MonsterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MonsterAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "pv", "px", "attack_name", "reach", "riposte", "attaque_eclair"]
     list_filter = ["reach", "unblockable", "flash", "riposte", "contrecoup", "attaque_eclair", "attaque_opportunite"]
     search_fields = ["name", "attack_name", "notes"]

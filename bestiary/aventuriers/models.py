@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.grammar import NameGrammar
+from bestiary.validation import clean_row
 
 MAX_SYMBOLS = 4
 MAX_POOL = 10
@@ -34,6 +35,11 @@ class DieType(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class DieFace(models.Model):
     die = models.ForeignKey(DieType, verbose_name=_("dé"), on_delete=models.CASCADE, related_name="faces")
@@ -55,6 +61,11 @@ class DieFace(models.Model):
     def __str__(self) -> str:
         symbols = "💥" * self.damage + "🛡" * self.shield + "⚡" * self.lightning
         return f"{self.die} n°{self.position} : {symbols or '—'}"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class Reach(models.TextChoices):
@@ -94,6 +105,11 @@ class TableSettings(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class PoolRow(models.Model):
     """``count`` dice of one type in a roll."""
@@ -110,6 +126,11 @@ class PoolRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} × {self.die}"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class Weapon(models.Model):
@@ -131,6 +152,11 @@ class Weapon(models.Model):
     def __str__(self) -> str:
         dice = " + ".join(str(r) for r in self.dice.all())
         return f"{self.name} ({dice})" if dice else self.name
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class WeaponDie(PoolRow):
@@ -155,6 +181,11 @@ class Protection(models.Model):
     def __str__(self) -> str:
         dice = " + ".join(str(r) for r in self.dice.all())
         return f"{self.name} ({dice})" if dice else self.name
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class ProtectionDie(PoolRow):
@@ -193,6 +224,11 @@ class Monster(NameGrammar):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.pv} PV, {self.px} PX)"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class MonsterDie(PoolRow):

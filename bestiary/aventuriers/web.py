@@ -8,7 +8,8 @@ from django.utils.translation import gettext as _
 from bestiary.aventuriers import selectors, table_mode
 from bestiary.aventuriers.models import Monster, MonsterDie, Protection, Weapon
 from calculator.forms import permalink_query
-from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from calculator.plugins import Preset, PresetGroup, Table, WebPlugin, register
+from calculator.tables import table_of
 from rulesets.aventuriers import speech
 from rulesets.aventuriers.model import Action, Facing, Reach
 from rulesets.aventuriers.zones import adjacent
@@ -102,6 +103,59 @@ def presets() -> list[PresetGroup]:
         PresetGroup(key="def_weapon", prefix="defender.weapon", label=_("Arme ou sort"), presets=weapons),
         PresetGroup(key="def_protection", prefix="defender", label=_("Protection"), presets=protections),
         *board_presets(),
+    ]
+
+
+def _dice(rows: Any, protection: bool) -> list[dict[str, Any]]:
+    return [{"die": r.die.key, "count": r.count, "protection": protection} for r in rows]
+
+
+def _weapon_row(weapon: Weapon) -> dict[str, Any]:
+    values = {k: v for k, v in weapon_values(weapon, "").items() if not k.startswith("dice.")}
+    return {**values, "dice": _dice(weapon.dice.all(), False)}
+
+
+def _monster_row(monster: Monster) -> dict[str, Any]:
+    """A monster card as scenario data: its dice as the card gives them (no empty rows)."""
+    values = {k: v for k, v in monster_values(monster, "").items() if not k.startswith(("weapon.dice.", "defence."))}
+    data = unflatten(values)
+    rolls = monster.dice.all()
+    data["weapon"]["dice"] = _dice([r for r in rolls if r.roll == MonsterDie.Roll.ATTACK], False)
+    data["defence"] = _dice([r for r in rolls if r.roll == MonsterDie.Roll.DEFENCE], False)
+    return data
+
+
+def tables() -> list[Table]:
+    """The tables a request names by key (issue 14, calculator/tables.py): a custom weapon gives its
+    dice, a custom die its faces."""
+    fighters = ("attacker", "defender")
+    return [
+        table_of("monster", _("Monstre du bestiaire"), fighters, selectors.monster_list(), _monster_row),
+        table_of(
+            "weapon",
+            _("Arme ou sort"),
+            tuple(f"{f}.weapon" for f in fighters),
+            selectors.weapon_list(),
+            _weapon_row,
+            required=("dice",),
+        ),
+        table_of(
+            "protection",
+            _("Protection (jet de défense)"),
+            tuple(f"{f}.defence" for f in fighters),
+            selectors.protection_list(),
+            lambda p: _dice(p.dice.all(), True),
+        ),
+        table_of(
+            "die",
+            _("Type de dé"),
+            ("die_types.*",),
+            selectors.die_types_data(),
+            dict,
+            name=lambda d: d["key"],
+            label_of=lambda d: d["name"],
+            required=("key", "name", "faces"),
+        ),
     ]
 
 
@@ -273,5 +327,6 @@ PLUGIN = register(
         variations=variations,
         table_values=table_mode.TABLES,
         settle=table_mode.settle,
+        tables=tables,
     )
 )

@@ -2,15 +2,17 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.encore.models import NPC, HealthTier, Protection, Settings, Weapon
+from bestiary.validation import CheckedAdmin, CheckedInlineFormSet
 
 
 class HealthTierInline(admin.TabularInline):  # type: ignore[type-arg]
+    formset = CheckedInlineFormSet  # issue 14: the calculator checks the rows with their parent
     model = HealthTier
     extra = 0
 
 
 @admin.register(Settings)
-class SettingsAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SettingsAdmin(CheckedAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "success_face", "speciality_dice", "healthy_tier"]
     inlines = [HealthTierInline]
 

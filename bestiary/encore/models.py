@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.grammar import NameGrammar
+from bestiary.validation import clean_row
 
 
 class Settings(models.Model):
@@ -26,6 +27,11 @@ class Settings(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class HealthTier(models.Model):
     settings = models.ForeignKey(Settings, on_delete=models.CASCADE, related_name="tiers")
@@ -40,6 +46,11 @@ class HealthTier(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (≤ {self.numerator}/{self.denominator})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class Weapon(models.Model):
@@ -60,6 +71,11 @@ class Weapon(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.damage})"
 
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
+
 
 class Protection(models.Model):
     class Kind(models.TextChoices):
@@ -77,6 +93,11 @@ class Protection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.value})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)
 
 
 class NPC(NameGrammar):
@@ -98,3 +119,8 @@ class NPC(NameGrammar):
 
     def __str__(self) -> str:
         return f"{self.name} (Menace {self.menace})"
+
+    def clean(self) -> None:
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        super().clean()
+        clean_row(self)

@@ -236,8 +236,8 @@ def settle(data: Mapping[str, str]) -> Settled:
     - the NPC that strikes is one of those targeted: a number beyond the list (a row removed) becomes
       the last NPC.
     - a strike focuses at most as many attacks as the NPC's Menace (« jusqu'à autant d'attaques
-      que la Menace du PNJ »), and no more than it has left this turn (docs: never silently no
-      strike).
+      que la Menace du PNJ »), and no more than it has left this turn: the page does not lower the
+      count, ``Scenario.check`` refuses it on its field (issue 14).
     - a NPC row without a name (just added) is named after its number, for the narration.
     - nobody interposes before a boss (« Le coup de boss … frappent chacun : on ne s'interpose
       pas »): the box is unticked.
@@ -267,22 +267,9 @@ def settle(data: Mapping[str, str]) -> Settled:
         return _typeset(raw.settled())
     prefix = f"npcs.{striker - 1}."
     who = role_noun(raw.get(prefix + "name") or "", grammar_of(raw.data, prefix + "grammar.") or Grammar(), _("PNJ"))
-    menace, attacks = raw.number(prefix + "menace"), raw.number("strike.attacks")
-    left = raw.number(prefix + "attacks_left") if raw.get(prefix + "attacks_left") else menace
-    if menace is not None and attacks is not None and left is not None:
-        most = min(menace, left)
-        if attacks > most >= 1:
-            raw.set(
-                "strike.attacks",
-                most,
-                _("Attaques concentrées : {n} au plus, la Menace {de_name} (PNJ n°{i}).").format(
-                    n=most, i=striker, de_name=who.de
-                )
-                if most == menace
-                else _("Attaques concentrées : {n} au plus, ce qui reste ce tour {a_name} (PNJ n°{i}).").format(
-                    n=most, i=striker, a_name=who.a
-                ),
-            )
+    # the attacks focused are the game master's choice: more than the Menace, or than the NPC has
+    # left this turn, is refused on « Attaques concentrées » by ``Scenario.check`` (issue 14), never
+    # lowered here
     if raw.flag("strike.interpose") and raw.flag(prefix + "boss"):
         raw.set(
             "strike.interpose",

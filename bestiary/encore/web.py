@@ -6,7 +6,8 @@ from django.utils.translation import gettext as _
 
 from bestiary.encore import selectors, table_mode
 from bestiary.encore.models import Protection
-from calculator.plugins import Preset, PresetGroup, WebPlugin, register
+from calculator.plugins import Preset, PresetGroup, Table, WebPlugin, register
+from calculator.tables import table_of
 from rulesets.core.request import Resolution
 
 
@@ -53,6 +54,34 @@ def presets() -> list[PresetGroup]:
         PresetGroup(key="cover", prefix="pc", label=_("Couvert"), presets=covers),
         PresetGroup(key="opp_weapon", prefix="opponent", label=_("Arme du bestiaire"), presets=weapons),
         PresetGroup(key="opp_armour", prefix="opponent", label=_("Armure"), presets=armours),
+    ]
+
+
+def _npc_row(npc: Any) -> dict[str, Any]:
+    return {
+        "name": npc.name,
+        "grammar": npc.grammar_data(),
+        "menace": npc.menace,
+        "sante": npc.sante,
+        "weapon": npc.weapon.damage,
+        "protection": npc.protection,
+        "boss": npc.boss,
+    }
+
+
+def tables() -> list[Table]:
+    """The tables a request names by key (issue 14, calculator/tables.py): a PNJ of the bestiary in
+    ``npcs``. An inline PNJ is the game master's own sheet, not a custom row of a table: what it
+    leaves out takes the schema's declared default. A PJ's weapon, armour and cover are numbers of
+    its sheet."""
+    return [
+        table_of(
+            "npc",
+            _("PNJ du bestiaire"),
+            ("npcs.*",),
+            selectors.npc_list(),
+            _npc_row,
+        )
     ]
 
 
@@ -130,5 +159,6 @@ PLUGIN = register(
         variations=variations,
         table_values=table_mode.TABLES,
         settle=table_mode.settle,
+        tables=tables,
     )
 )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rulesets.aventuriers.model import (
     Action,
@@ -37,7 +38,7 @@ from rulesets.aventuriers.model import (
 from rulesets.aventuriers.speech import damage_count, dice_count, fighter
 from rulesets.aventuriers.zones import RULE_ENGAGEMENT, RULE_RANGED, RULE_ZONES, ZoneReport, report
 from rulesets.core.dice import DiceRoll, DiceSlot, DiceSpec, Die, Symbols
-from rulesets.core.french import Counted, count, parenthesize, quote, signed
+from rulesets.core.french import Counted, count, join, parenthesize, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Event, Number, Result
 
@@ -241,6 +242,159 @@ def stamina_after(fighter: Fighter, gained: int) -> int:
 def success_tier(lightning: int) -> str:
     """Success test: the effect for 0, 1 or 2 ⚡ (more than 2 reads as 2)."""
     return ("aucun_eclair", "un_eclair", "deux_eclairs")[min(lightning, 2)]
+
+
+# --- typed totals (entry by totals): what the dice rolled can show together ----------------------
+
+Triple = tuple[int, int, int]
+SYMBOLS = ("damage", "shield", "lightning")
+
+
+@lru_cache(maxsize=256)
+def reachable(dice: tuple[DieType, ...]) -> frozenset[Triple]:
+    """Every (💥, 🛡, ⚡) these dice can show together, one face per die (issue 14).
+
+    « la cible lance les dés de son jet de défense et cherche des boucliers », « Chaque dégât
+    obtenu » (Livret Aventure, p. 17): a total is what the faces of the dice rolled show, so a
+    total no combination of their faces gives is not a roll."""
+    sums: set[Triple] = {(0, 0, 0)}
+    for die in dice:
+        faces = {(f.damage, f.shield, f.lightning) for f in die.faces}
+        sums = {(a + d, b + s, c + n) for a, b, c in sums for d, s, n in faces}
+    return frozenset(sums)
+
+
+@dataclass(frozen=True, slots=True)
+class TypedRoll:
+    """A roll typed as totals: its field, the totals, and the dice this exchange rolls for it
+    (``None``: the exchange makes no such roll, ``why`` says so)."""
+
+    path: str
+    totals: Totals
+    dice: tuple[DieType, ...] | None
+    cap: int = 0  # dice of the whole roll (a flash defence rolls only the first ones)
+    why: str = ""
+    read: tuple[str, ...] = SYMBOLS  # the symbols this roll counts; another one left at 0 is not read
+
+
+def typed_rolls(scenario: Scenario) -> tuple[TypedRoll, ...]:
+    """The rolls of an exchange entered by totals, each with the dice it really rolls: the whole
+    attack roll; the whole defence, or one die per flash damage within its limit (« autant de dés
+    que de dégâts-éclairs subis, dans la limite de son jet de défense », Livret Aventure, p. 19);
+    the attacker's flash defence when the Riposte chains. Same steps as :func:`resolve`."""
+    if scenario.action is Action.SUCCESS_TEST:
+        return ()
+    p = plan(scenario)
+    if not p.allowed:
+        return ()
+    attacker, defender, rules = scenario.attacker, scenario.defender, scenario.rules
+    stamina = ("lightning",)
+    attack_read = ("damage", *(stamina if not p.flash and counts_stamina(attacker, rules) else ()))
+    rolls = [TypedRoll("attack_totals", scenario.attack_totals, p.attack_dice, len(p.attack_dice), read=attack_read)]
+    defence_read = ("shield", *(stamina if counts_stamina(defender, rules) else ()))
+    counter_read = ("shield", *(stamina if counts_stamina(attacker, rules) else ()))
+    damage = scenario.attack_totals.damage + p.bonus
+    shields = 0
+    if p.defence_roll:
+        cap = len(p.defence_dice)
+        used = flash_dice_count(damage, cap) if p.flash else cap
+        rolls.append(
+            TypedRoll("defence_totals", scenario.defence_totals, p.defence_dice[:used], cap, read=defence_read)
+        )
+        shields = scenario.defence_totals.shield
+    else:
+        why = _("dégâts imparables, la cible ne lance pas de défense")
+        rolls.append(TypedRoll("defence_totals", scenario.defence_totals, None, why=why))
+    through = unblocked(damage, shields) if p.defence_roll else damage
+    if p.riposte_possible and min(through, defender.pv) == 0 and through < defender.pv:
+        flash_back = riposte_damage(shields, defender, rules)
+        cap = len(p.counter_dice)
+        used = flash_dice_count(flash_back, cap)
+        rolls.append(
+            TypedRoll("riposte_totals", scenario.riposte_totals, p.counter_dice[:used], cap, read=counter_read)
+        )
+    else:
+        why = _("pas de Riposte dans cet échange")
+        rolls.append(TypedRoll("riposte_totals", scenario.riposte_totals, None, why=why))
+    return tuple(rolls)
+
+
+_LABELS = {"damage": _("Total 💥"), "shield": _("Total 🛡"), "lightning": _("Total ⚡")}
+_SIGNS = {"damage": "💥", "shield": "🛡", "lightning": "⚡"}
+
+
+def _or(values: Sequence[int]) -> str:
+    return join([str(v) for v in values], _("ou"))
+
+
+def totals_errors(scenario: Scenario) -> dict[str, str]:
+    """Typed totals the dice rolled cannot show together, on their field, saying what the dice can
+    show (issue 14: 3 💥 and 3 ⚡ from two blue dice are refused, each die shows one face)."""
+    errors: dict[str, str] = {}
+    for roll in typed_rolls(scenario):
+        values = tuple(getattr(roll.totals, k) for k in SYMBOLS)
+        if roll.dice is None or not roll.dice:
+            if any(values):
+                k = SYMBOLS[next(i for i, v in enumerate(values) if v)]
+                why = roll.why or _("aucun dé n'est lancé pour ce jet")
+                errors[f"{roll.path}.{k}"] = _("{label} : {why} ; laissez 0 (reçu {value}).").format(
+                    label=_LABELS[k], why=why, value=getattr(roll.totals, k)
+                )
+            continue
+        # the symbols read: those the roll counts, and any other typed (0 there means « not read »)
+        axes = [i for i, k in enumerate(SYMBOLS) if k in roll.read or values[i]]
+        reach = {tuple(t[i] for i in axes) for t in reachable(roll.dice)}
+        typed = tuple(values[i] for i in axes)
+        if typed in reach:
+            continue
+        n = len(roll.dice)
+        if n < roll.cap:
+            dice = _("le dé de la défense-éclair") if n == 1 else _("les {n} dés de la défense-éclair").format(n=n)
+        else:
+            dice = _("ce dé") if n == 1 else _("ces dés")
+        can = _("ne peut") if n == 1 else _("ne peuvent")
+        marginal = False
+        for a, i in enumerate(axes):
+            shown = sorted({t[a] for t in reach})
+            if values[i] in shown:
+                continue
+            marginal = True
+            if values[i] > shown[-1]:
+                message = _("{label} : {dice} {can} pas en montrer plus de {most} (reçu {value}).")
+            else:
+                message = _("{label} : {dice} {can} montrer que {options} (reçu {value}).")
+            errors[f"{roll.path}.{SYMBOLS[i]}"] = message.format(
+                label=_LABELS[SYMBOLS[i]], dice=dice, can=can, most=shown[-1], options=_or(shown), value=values[i]
+            )
+        if marginal:
+            continue
+        # each total alone is possible, not together: blame the last one (⚡, then 🛡, then 💥) that
+        # the others allow, and say what it could be with them
+        for a in reversed(range(len(axes))):
+            others = [b for b in range(len(axes)) if b != a]
+            shown = sorted({t[a] for t in reach if all(t[b] == typed[b] for b in others)})
+            if shown:
+                k = SYMBOLS[axes[a]]
+                errors[f"{roll.path}.{k}"] = _(
+                    "{label} : avec {with_}, {dice} {can} montrer que {options} {sign} (reçu {value})."
+                ).format(
+                    label=_LABELS[k],
+                    with_=join([f"{typed[b]} {_SIGNS[SYMBOLS[axes[b]]]}" for b in others]),
+                    dice=dice,
+                    can=can,
+                    options=_or(shown),
+                    sign=_SIGNS[k],
+                    value=typed[a],
+                )
+                break
+        else:
+            errors[f"{roll.path}.{SYMBOLS[axes[0]]}"] = _("{label} : {dice} {can} pas montrer ensemble {all}.").format(
+                label=_LABELS[SYMBOLS[axes[0]]],
+                dice=dice,
+                can=can,
+                all=join([f"{typed[b]} {_SIGNS[SYMBOLS[axes[b]]]}" for b in range(len(axes))]),
+            )
+    return errors
 
 
 # --- dice to read -------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from rulesets.core.french import DEFINITE_M, Grammar, count
+from rulesets.core.french import DEFINITE_M, Grammar, count, join
 from rulesets.core.i18n import _
 from rulesets.core.schema import Choice, Spec
 
@@ -348,45 +348,27 @@ class Scenario:
             errors.update(self._check_totals())
         return errors
 
-    def _max_symbols(self, groups: tuple[DiceGroup, ...], limit: int | None = None) -> tuple[int, int, int]:
-        """Most 💥, 🛡, ⚡ a roll of these dice can show (``limit``: only the first dice)."""
-        best = [0, 0, 0]
-        taken = 0
-        for group in groups:
-            die = self.die(group.die)
-            if die is None:
-                continue
-            for _i in range(group.count):
-                if limit is not None and taken >= limit:
-                    break
-                taken += 1
-                best[0] += max(f.damage for f in die.faces)
-                best[1] += max(f.shield for f in die.faces)
-                best[2] += max(f.lightning for f in die.faces)
-        return best[0], best[1], best[2]
-
     def _check_totals(self) -> dict[str, str]:
-        errors: dict[str, str] = {}
-        rolls = {
-            "attack_totals": (self.attack_totals, self.attacker.weapon.dice),
-            "defence_totals": (self.defence_totals, self.defender.defence),
-            "riposte_totals": (self.riposte_totals, self.attacker.defence),
-        }
-        names = ("damage", "shield", "lightning")
-        labels = (_("Total 💥"), _("Total 🛡"), _("Total ⚡"))
-        for path, (totals, groups) in rolls.items():
-            top = self._max_symbols(groups)
-            for name, label, most in zip(names, labels, top, strict=True):
-                value = getattr(totals, name)
-                if value > most:
-                    errors[f"{path}.{name}"] = _(
-                        "{label} : ces dés ne peuvent pas en montrer plus de {most} (reçu {value})."
-                    ).format(label=label, most=most, value=value)
+        """Typed totals: each roll's totals must be a combination of the faces of the dice it
+        rolls (issue 14), the success test's ⚡ a face of its die."""
+        from rulesets.aventuriers.engine import totals_errors  # the engine reads this module
+
+        errors = totals_errors(self)
         test_die = self.die(self.rules.success_die)
         if test_die is not None:
             most = max(f.lightning for f in test_die.faces)
+            shown = sorted({f.lightning for f in test_die.faces})
             if self.test_lightning > most:
                 errors["test_lightning"] = _("Test de réussite : « {die} » montre au plus {most}.").format(
                     die=test_die.name, most=count(most, _("éclair"))
+                )
+            elif self.test_lightning not in shown:
+                # a custom die with a gap (0, 1, 3 ⚡): no face shows the number typed (issue 14)
+                errors["test_lightning"] = _(
+                    "Test de réussite : aucune face de « {die} » ne montre {n} ; ses faces en montrent {shown}."
+                ).format(
+                    die=test_die.name,
+                    n=count(self.test_lightning, _("éclair")),
+                    shown=join([str(v) for v in shown], _("ou")),
                 )
         return errors

@@ -21,7 +21,7 @@ from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Figh
 from rulesets.core.french import Grammar, Noun, count, quote, typography
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
-from rulesets.core.schema import Choice, Spec
+from rulesets.core.schema import Choice, ScenarioError, Spec
 from rulesets.encore.engine import tier_of
 from rulesets.encore.model import Action, Scenario, conj, role_noun
 
@@ -181,7 +181,7 @@ def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
     for i, npc in enumerate(npcs):
         out.update(rows(f"npcs.{i}", _npc_fields(npc.state)))
     if pc and npcs:
-        out["pc.bonus_dice"] = min(6, allies_advantage(npcs[0].state, pc[0].state.name))
+        out["pc.bonus_dice"] = allies_advantage(npcs[0].state, pc[0].state.name)  # at most 8, the list's maximum
     if opponent:
         out.update(rows("opponent", _pc_fields(opponent[0].state)))
     if interposer := bindings.get("interposer", ()):
@@ -226,6 +226,24 @@ def _wounded(pc: PcState, numbers: Any, key: str) -> PcState:
     return replace(pc, sante=int(numbers[f"{key}_sante_after"]), stress=int(numbers[f"{key}_stress_after"]))
 
 
+def _overspent(npc: NpcState, spent: int) -> str:
+    """The refusal of a strike that spends more attacks than the encounter's NPC has left (issue 14):
+    « Une fois ses attaques dépensées, le PNJ ne frappe plus de ce tour »."""
+    who = npc.noun
+    left = npc.attacks
+    rest = (
+        _("aucune attaque")
+        if left == 0
+        else _("qu'une attaque")
+        if left == 1
+        else _("que {n}").format(n=count(left, _("attaque")))
+    )
+    return _(
+        "Attaques concentrées : dans la rencontre, {name} {n_a} plus {rest} ce tour, et le calcul en dépense "
+        "{n} ; rouvrez le calcul depuis la rencontre."
+    ).format(name=who.subject, n_a=conj(who, _("n'a"), _("n'ont")), rest=rest, n=spent)
+
+
 def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) -> Applied:
     """Write an exchange's consequences: Santé and Stress lost, NPC Santé, attacks spent, who acted."""
     s, n = scenario, result.numbers
@@ -257,14 +275,18 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
                 )
     striker = s.strike.striker - 1
     spent = 0
-    if "npc_attacks_left" in n and striker < len(npcs):
-        spent = npcs[striker].state.attacks - int(str(n["npc_attacks_left"]))
-    elif s.action is Action.NPC_AMBUSH and npcs:
-        striker, spent = 0, 1
+    if s.action is Action.NPC_AMBUSH and npcs:
+        striker, spent = 0, 1  # « Chaque PNJ dépense une attaque avant le premier tour », avoided or not
+    elif striker < len(npcs):
+        # the attacks the strike focused, as resolved (not the page's « Attaques restantes » against
+        # the encounter's, which may differ: issue 14, nothing spent or refunded silently)
+        spent = sum(int(str(e.data.get("attacks", 1))) for e in result.events_of("strike"))
     if spent and striker < len(npcs):
         npc = npcs[striker]
         current: NpcState = states.get(npc.key, npc.state)
-        left = max(0, current.attacks - spent)
+        if spent > current.attacks:
+            raise ScenarioError({"strike.attacks": _overspent(current, spent)})
+        left = current.attacks - spent
         states[npc.key] = replace(current, attacks_left=left)
         who = current.noun
         rest = (
@@ -288,6 +310,12 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
             states[target.key] = replace(current, advantages=(*current.advantages, gained))
             story.append(
                 _("Les alliés gagnent +1d6 contre {name} jusqu'à la fin du tour.").format(name=current.noun.subject)
+            )
+        else:  # issue 14: said, not silently dropped
+            notes.append(
+                _("L'avantage n'est pas noté : {name} en porte déjà 8, le plus que la rencontre en garde.").format(
+                    name=current.noun.subject
+                )
             )
     if (ally := bindings.get("interposer", ())) and s.strike.interpose and "ally_sante_after" in n:
         states[ally[0].key] = replace(_wounded(ally[0].state, n, "ally"), acted=True)

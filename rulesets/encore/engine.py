@@ -13,7 +13,8 @@ from rulesets.core.dice import D6, DiceRoll, DiceSpec, pool
 from rulesets.core.french import Noun, count, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Event, Number, Result
-from rulesets.encore.model import NPC, PC, Action, Rules, Scenario, conj
+from rulesets.core.schema import ScenarioError
+from rulesets.encore.model import NPC, PC, Action, Rules, Scenario, conj, focus_refused
 
 R_ROLL = "enCORE — Agir contre un PNJ"
 R_DAMAGE = "enCORE — Attaquer et blesser"
@@ -340,17 +341,14 @@ def _breach(log: _Log, numbers: dict[str, Number], s: Scenario, taken_out: set[i
         )
         return
     available = npc.attacks_available
-    if available < strike.attacks:
-        left = (
-            _("{name} {n_a} plus aucune attaque ce tour").format(name=who.Subject, n_a=conj(who, _("n'a"), _("n'ont")))
-            if available == 0
-            else _("{name} {n_a} plus que {n} ce tour").format(
-                name=who.Subject, n_a=conj(who, _("n'a"), _("n'ont")), n=count(available, _("attaque"))
-            )
-        )
+    if refused := focus_refused(npc, strike.attacks):
+        # never a silent no-strike (issue 14): ``Scenario.check`` refuses it on the field first
+        raise ScenarioError({"strike.attacks": refused})
+    if available == 0:
+        # « Une fois ses attaques dépensées, le PNJ ne frappe plus de ce tour »
         log.add(
             "no_attacks",
-            left,
+            _("{name} {n_a} plus aucune attaque ce tour").format(name=who.Subject, n_a=conj(who, _("n'a"), _("n'ont"))),
             "",
             R_ATTACKS,
             G_BREACH,

@@ -125,7 +125,8 @@ class PC:
     grammar: Annotated[Grammar, Spec(label=_("Grammaire du nom"))] = field(default_factory=Grammar)
     attribute: Annotated[int, Spec(label=_("Attribut (dés)"), ge=0, le=10)] = 3
     speciality: Annotated[bool, Spec(label=_("Spécialité adaptée"))] = False
-    bonus_dice: Annotated[int, Spec(label=_("Avantages d'alliés (+1d6 chacun)"), ge=0, le=6)] = 0
+    # up to 8: an NPC holds at most 8 advantages in an encounter (issue 14: no silent clamp to 6)
+    bonus_dice: Annotated[int, Spec(label=_("Avantages d'alliés (+1d6 chacun)"), ge=0, le=8)] = 0
     weapon: Annotated[int, Spec(label=_("Dégâts de l'arme"), ge=0, le=20, help=_("À mains nues : 1."))] = 1
     weapon_area: Annotated[bool, Spec(label=_("Arme de zone"))] = False
     weapon_limit: Annotated[int, Spec(label=_("Cibles au plus (0 : sans limite)"), ge=0, le=20)] = 0
@@ -186,6 +187,24 @@ class NPC:
         return {}
 
 
+def focus_refused(npc: NPC, attacks: int) -> str:
+    """Why a strike cannot focus ``attacks`` attacks of ``npc`` this turn, or ``""`` (issue 14).
+
+    Seed « Les attaques des PNJ »: the NPC has « autant [d'attaques] par tour que sa Menace »,
+    « Une fois ses attaques dépensées, le PNJ ne frappe plus de ce tour », and the strike may join
+    « plusieurs attaques : c'est concentrer ». Focusing more attacks than are left is refused on the
+    field (``shared/rules/encore.md``): neither a silent no-strike nor a silent smaller strike.
+    With none left the NPC simply does not strike; the engine and the story say so."""
+    left = npc.attacks_available
+    if left == 0 or attacks <= left:
+        return ""
+    who = npc.noun
+    rest = _("qu'une attaque") if left == 1 else _("que {n}").format(n=count(left, _("attaque")))
+    return _("Attaques concentrées : {name} {n_a} plus {rest} ce tour ({asked} demandées).").format(
+        name=who.subject, n_a=conj(who, _("n'a"), _("n'ont")), rest=rest, asked=attacks
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Strike:
     """The NPC strike in the breach, if the game master takes it."""
@@ -242,6 +261,8 @@ class Scenario:
                 errors["strike.attacks"] = _("Attaques concentrées : au plus la Menace du PNJ ({menace}).").format(
                     menace=striker.menace
                 )
+            elif self.strike.enabled and (refused := focus_refused(striker, self.strike.attacks)):
+                errors["strike.attacks"] = refused
             if self.strike.enabled and self.strike.interpose and striker.boss:
                 errors["strike.interpose"] = _("On ne s'interpose pas devant un coup de boss ou une calamité.")
         if self.strike.interposer_sante > self.strike.interposer_sante_max:
