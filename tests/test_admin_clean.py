@@ -206,6 +206,17 @@ def test_admin_quadrature_die_with_one_face_is_refused_on_faces(admin_client, su
     assert "Faces du dé" in errors["faces"][0]
 
 
+def test_admin_quadrature_die_face_that_is_no_number_is_refused_in_french(admin_client, superuser):
+    from bestiary.quadrature.models import Die
+
+    _load("quadrature")
+    row = Die.objects.order_by("pk").first()
+    errors = _refused(admin_client, superuser, row, {"faces": "0,1,deux,3"})
+    assert errors == {
+        "faces": ["Faces\u202f: des nombres entiers séparés par des virgules (\u00ab\u202fdeux\u202f\u00bb n'en est pas un)."]
+    }
+
+
 def test_admin_aventuriers_monster_with_no_attack_dice_is_refused_on_its_dice(admin_client, superuser):
     from bestiary.aventuriers.models import Monster, MonsterDie
 

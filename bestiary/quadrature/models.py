@@ -1,12 +1,15 @@
 """Quadrature adversaries tables: dice, power levels, action cards and their effects, adversary
 sheets (body parts, blocks of boxes, deck) and hordes (a sheet of kind « horde »)."""
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from bestiary.grammar import NameGrammar
 from bestiary.validation import clean_row
+from rulesets.core.schema import int_text
+from rulesets.core.typography import typography
 from rulesets.quadrature.model import Capability as EngineCapability
 from rulesets.quadrature.model import GuardType as EngineGuardType
 from rulesets.quadrature.model import Kind as EngineKind
@@ -37,12 +40,24 @@ class Die(models.Model):
         return f"{self.symbol} {self.name} ({self.faces})"
 
     def clean(self) -> None:
-        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``)."""
+        """Issue 14, item 5: refuse a row the calculator could not use (``bestiary.validation``);
+        the faces are whole numbers separated by commas, said in French before the calculator reads them."""
         super().clean()
+        bad = [f.strip() for f in self.faces.split(",") if f.strip() and int_text(f) is None]
+        if bad:
+            raise ValidationError(
+                {
+                    "faces": typography(
+                        _("Faces : des nombres entiers séparés par des virgules (« {bad} » n'en est pas un).").format(
+                            bad=bad[0][:20]
+                        )
+                    )
+                }
+            )
         clean_row(self)
 
     def face_list(self) -> list[int]:
-        return [int(f) for f in self.faces.split(",") if f.strip()]
+        return [int(f) for f in self.faces.replace("\u2212", "-").split(",") if f.strip()]
 
 
 class PowerLevel(models.Model):
