@@ -119,6 +119,7 @@ def page_errors(use: Use) -> tuple[dict[str, str], str]:
     from calculator import plugins
     from calculator.forms import ScenarioForm, apply_form_actions
     from calculator.services import deep_merge
+    from calculator.views import settle
     from rulesets.core import request as core_request
     from rulesets.core.registry import get
     from rulesets.core.schema import ScenarioError, flatten, to_data
@@ -144,12 +145,7 @@ def page_errors(use: Use) -> tuple[dict[str, str], str]:
         data, _acted = apply_form_actions(data, ruleset.scenario_type, groups)
         data.pop(name, None)
         if plugin.settle is not None:
-            settled = plugin.settle({key: str(value) for key, value in data.items()})
-            for key, change in settled.changes.items():
-                if change is None:
-                    data.pop(key, None)
-                else:
-                    data[key] = change
+            settle(plugin, data)  # as the page settles the scene after « Charger »
     form = ScenarioForm(ruleset, plugin, defaults, data, flat_defaults=flat)
     payload = form.payload()
     try:
