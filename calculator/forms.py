@@ -180,6 +180,15 @@ def refused_input(cls: type, data: Mapping[str, Any], groups: Mapping[str, Any])
                 part = key[len(path) + 1 :].partition(".")[0]
                 if _bad_index(part, limit):
                     refused[key] = row_refused(key, part, lists[path].label, limit)
+    add = str(data.get("_add", ""))
+    spec = lists.get(add)
+    if spec is not None and spec.max_items is not None and row_counts(cls, data, {})[add] >= spec.max_items:
+        # « Ajouter » on a full list is said, not a silent no-op (issue 14)
+        refused["_add"] = typography(
+            _("« {label} » : {n} lignes au plus ; retirez-en une avant d'en ajouter.").format(
+                label=spec.label, n=spec.max_items
+            )
+        )
     delete = str(data.get("_del", ""))
     path, _dot, part = delete.rpartition(".")
     if path in limits and _bad_index(part, limits[path]):

@@ -152,3 +152,13 @@ def test_a_blank_preset_choice_loads_nothing_and_says_nothing(client):
     form = "application/x-www-form-urlencoded"
     response = client.post("/nephilim/", "_f=1&preset.weapon=&_load=preset.weapon", content_type=form)
     assert response.status_code == 200
+
+
+def test_ajouter_on_a_full_list_says_so_instead_of_doing_nothing(client):
+    """« Ajouter » at the list's maximum (8 NPCs) was a silent no-op: now a 400 with the reason."""
+    rows = {f"npcs.{i}.menace": "1" for i in range(8)}
+    response = client.post("/encore/", {**ALDRIC, **rows, "_add": "npcs"})
+    assert response.status_code == 400
+    assert "« PNJ visés » : 8 lignes au plus ; retirez-en une avant d'en ajouter." in text(response)
+    assert 'name="npcs.7.menace"' in response.content.decode()  # the rows typed are kept
+    assert 'name="npcs.8.menace"' not in response.content.decode()
