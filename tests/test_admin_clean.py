@@ -213,7 +213,9 @@ def test_admin_quadrature_die_face_that_is_no_number_is_refused_in_french(admin_
     row = Die.objects.order_by("pk").first()
     errors = _refused(admin_client, superuser, row, {"faces": "0,1,deux,3"})
     assert errors == {
-        "faces": ["Faces\u202f: des nombres entiers séparés par des virgules (\u00ab\u202fdeux\u202f\u00bb n'en est pas un)."]
+        "faces": [
+            "Faces\u202f: des nombres entiers séparés par des virgules (\u00ab\u202fdeux\u202f\u00bb n'en est pas un)."
+        ]
     }
 
 
