@@ -122,7 +122,7 @@ def page_errors(use: Use) -> tuple[dict[str, str], str]:
     from calculator.views import settle
     from rulesets.core import request as core_request
     from rulesets.core.registry import get
-    from rulesets.core.schema import ScenarioError, flatten, to_data
+    from rulesets.core.schema import ScenarioError, Source, flatten, to_data
 
     ruleset = get(use.slug)
     plugin = plugins.get(use.slug)
@@ -149,7 +149,7 @@ def page_errors(use: Use) -> tuple[dict[str, str], str]:
     form = ScenarioForm(ruleset, plugin, defaults, data, flat_defaults=flat)
     payload = form.payload()
     try:
-        core_request.resolve(ruleset, {"scenario": payload["scenario"], "seed": 1})
+        core_request.resolve(ruleset, {"scenario": payload["scenario"], "seed": 1}, source=Source.FORM)
     except ScenarioError as exc:
         return {k.removeprefix("scenario."): v for k, v in exc.errors.items()}, prefix
     return {}, prefix
