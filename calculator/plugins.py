@@ -6,6 +6,7 @@ from the database (table settings) and the bestiary presets that fill groups of 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,8 +83,14 @@ class Table:
     key: str
     label: str
     paths: tuple[str, ...]
-    rows: tuple[TableRow, ...]
+    # the rows, or how to read them: read on first use, so that a request naming no row by its key
+    # reads no table (the paths and the required fields are enough to check it)
+    load: Callable[[], tuple[TableRow, ...]] | tuple[TableRow, ...]
     required: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def rows(self) -> tuple[TableRow, ...]:
+        return self.load if isinstance(self.load, tuple) else self.load()
 
     def find(self, key: str) -> TableRow | None:
         return next((r for r in self.rows if r.key == key), None)

@@ -45,17 +45,22 @@ def flat_defaults(*, ruleset: Ruleset) -> tuple[dict[str, Any], dict[str, Any]]:
     return bestiary_cache.cached("page_defaults", plugin, compute)  # type: ignore[no-any-return]
 
 
-def with_table_settings(*, ruleset: Ruleset, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """A request whose scenario leaves out the table settings gets those of the database; a row
-    named by its key (``"weapon": "fusil-d-assaut-ak-47"``) gets the bestiary's numbers, an inline
-    custom row must give them (:func:`calculator.tables.resolve_keys`, issue 14)."""
+def with_table_settings(
+    *, ruleset: Ruleset, payload: Mapping[str, Any], source: Source = Source.JSON
+) -> dict[str, Any]:
+    """A request whose scenario leaves out the table settings gets those of the database. From the
+    API or the CLI (``Source.JSON``), a row named by its key (``"weapon": "fusil-d-assaut-ak-47"``)
+    gets the bestiary's numbers and an inline custom row must give them
+    (:func:`calculator.tables.resolve_keys`, issue 14); a page's form and what Estoc stored hold
+    rows as their fields, never as keys, and skip that step (it reads every table)."""
     if not isinstance(payload, Mapping):
         raise ScenarioError({"__all__": ERROR_NOT_JSON})
     scenario = payload.get("scenario")
     if scenario is None or not isinstance(scenario, Mapping):
         return dict(payload)
     plugin = plugins.get(ruleset.slug)
-    scenario = tables.resolve_keys(plugin, scenario)
+    if source is Source.JSON:
+        scenario = tables.resolve_keys(plugin, scenario)
     settings = bestiary_cache.cached("defaults", plugin, plugin.defaults)  # deep_merge copies it
     return {**payload, "scenario": deep_merge(settings, scenario)}
 
@@ -68,11 +73,13 @@ def resolution_resolve(
     from (``Source.JSON`` for the API and the CLI, ``Source.FORM`` for a page)."""
     if parsed is not None:
         return core_request.resolve(ruleset, payload, parsed, source)
-    return core_request.resolve(ruleset, with_table_settings(ruleset=ruleset, payload=payload), source=source)
+    return core_request.resolve(
+        ruleset, with_table_settings(ruleset=ruleset, payload=payload, source=source), source=source
+    )
 
 
 def odds_compute(*, ruleset: Ruleset, payload: Mapping[str, Any], source: Source = Source.STORED) -> tuple[Any, Odds]:
-    return core_request.odds(ruleset, with_table_settings(ruleset=ruleset, payload=payload), source)
+    return core_request.odds(ruleset, with_table_settings(ruleset=ruleset, payload=payload, source=source), source)
 
 
 def scenario_try_parse(*, ruleset: Ruleset, nested: Mapping[str, Any]) -> Any | None:

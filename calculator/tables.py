@@ -75,8 +75,11 @@ def table_of(
     """A :class:`Table` of model rows: ``data(row)`` the row's nested scenario data, ``name(row)``
     what its key is made from (the row's ``name``)."""
     name_of = name or (lambda row: row.name)
-    items = [(name_of(row), label_of(row), data(row)) for row in objects]
-    return Table(key=key, label=label, paths=paths, rows=keyed_rows(items), required=required)
+
+    def load() -> tuple[TableRow, ...]:  # read when a row is first looked for (Table.rows)
+        return keyed_rows([(name_of(row), label_of(row), data(row)) for row in objects])
+
+    return Table(key=key, label=label, paths=paths, load=load, required=required)
 
 
 def tables_of(plugin: WebPlugin) -> list[Table]:
