@@ -39,8 +39,9 @@ INLINE = "inline"  # DEFERRED's value on a row of an inline formset
 
 @dataclass(frozen=True)
 class Load:
-    """One « Charger » of the page: the preset ``key`` of group ``group``, in row ``row`` (−1: a row
-    added after the page's rows, so that the rows the scene relies on stay)."""
+    """One « Charger » of the page: the preset of group ``group`` made from the bestiary row ``key``
+    (its ``Preset.origin``: ``str(pk)``), in row ``row`` (−1: a row added after the page's rows, so
+    that the rows the scene relies on stay)."""
 
     group: str
     key: str
@@ -135,13 +136,15 @@ def page_errors(use: Use) -> tuple[dict[str, str], str]:
     prefix = ""
     for load in use.loads:
         group = groups.get(load.group)
-        if group is None or group.find(load.key) is None:
+        # the page sends the row's key; the check knows the row by its id (Preset.origin)
+        preset = group.find_origin(load.key) if group is not None else None
+        if group is None or preset is None:
             return {"": _("Cette ligne n'apparaît pas dans le calculateur (« {group} »).").format(group=load.group)}, ""
         row = load.row if load.row >= 0 else _new_row(data, group.prefix.split(".{row}", 1)[0])
         prefix = group.prefix.replace("{row}", str(row))
         name = f"preset.{load.group}.{row}"
         data["_load"] = name
-        data[name] = load.key
+        data[name] = preset.key
         data, _acted = apply_form_actions(data, ruleset.scenario_type, groups)
         data.pop(name, None)
         if plugin.settle is not None:

@@ -268,6 +268,7 @@ class ScenarioForm(forms.Form):
         bound = data is not None and MARKER in data
         self.ruleset = ruleset
         self.plugin = plugin
+        self.preset_errors: dict[str, str] = {}  # preset.<group>… → why the choice was refused
         # ``defaults`` flattened: the caller may have it already (services.flat_defaults)
         self.flat_defaults = flat_defaults if flat_defaults is not None else flatten(defaults)
         self.rows = row_counts(ruleset.scenario_type, data if data is not None else {}, self.flat_defaults)
@@ -380,6 +381,10 @@ class ScenarioForm(forms.Form):
         self.is_valid()  # runs full_clean so that add_error has somewhere to write
         for key, message in errors.items():
             name = key[len("scenario.") :] if key.startswith("scenario.") else key
+            if name.startswith("preset.") and name not in self.fields:
+                # a bestiary select's refused choice: under that select (templatetags.estoc), and on
+                # top as well, where it is seen whether or not this page draws that select
+                self.preset_errors[name] = message
             if name not in self.fields:
                 # a list-level message ("npcs") goes to the first field of that group, else on top
                 name = next((f for f in self.fields if f.startswith(name + ".")), "")

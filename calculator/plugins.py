@@ -14,9 +14,16 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Preset:
+    """A choice of a preset select: ``key`` is what the page sends (for a bestiary row, the row's
+    key, the one the API and the CLI take: calculator/tables.py), ``values`` the fields it fills.
+    ``origin`` is the bestiary row it was made from (``str(pk)``; Féerie's ``"12.r"`` for a
+    creature's ranged side), which the admin's checks find it by (bestiary/validation.py); it never
+    reaches the page."""
+
     key: str
     label: str
     values: dict[str, Any]
+    origin: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -27,9 +34,16 @@ class PresetGroup:
     prefix: str
     label: str
     presets: list[Preset]
+    # the API table (:class:`Table` key) whose row keys these presets carry: the page sends the
+    # key the API takes, and loading it fills what the API puts at that key (tests/test_page_keys.py)
+    table: str = ""
 
     def find(self, key: str) -> Preset | None:
         return next((p for p in self.presets if p.key == key), None)
+
+    def find_origin(self, origin: str) -> Preset | None:
+        """The preset made from the bestiary row ``origin`` (``str(pk)``)."""
+        return next((p for p in self.presets if p.origin == origin), None)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from typing import Any
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from calculator.plugins import PresetGroup, Table, TableRow, WebPlugin
+from calculator.plugins import Preset, PresetGroup, Table, TableRow, WebPlugin
+from rulesets.core.french import typography
 from rulesets.core.schema import ScenarioError, copy_data
 
 # at most this many keys are quoted in a message (the others: GET /api/rulesets/<slug>/tables)
@@ -45,20 +46,56 @@ def row_key(name: str) -> str:
     return slugify(_APOSTROPHES.sub(" ", str(name))) or "ligne"
 
 
-def keyed_rows(items: Iterable[tuple[str, str, dict[str, Any]]]) -> tuple[TableRow, ...]:
-    """Rows from ``(name, label, data)`` in the table's order, each with a key unique in the table:
-    a slug that an earlier row already has takes ``-2``, ``-3``…"""
-    rows: list[TableRow] = []
+def unique_keys(names: Iterable[Any]) -> list[str]:
+    """The keys of rows named ``names``, in the table's order, each unique in the table: a slug
+    that an earlier row already has takes ``-2``, ``-3``…"""
+    keys: list[str] = []
     seen: set[str] = set()
-    for name, label, data in items:
+    for name in names:
         base = row_key(name)
         key, n = base, 1
         while key in seen:
             n += 1
             key = f"{base}-{n}"
         seen.add(key)
-        rows.append(TableRow(key=key, label=str(label), data=data))
-    return tuple(rows)
+        keys.append(key)
+    return keys
+
+
+def keyed_rows(items: Iterable[tuple[str, str, dict[str, Any]]]) -> tuple[TableRow, ...]:
+    """Rows from ``(name, label, data)`` in the table's order, each with its key (:func:`unique_keys`)."""
+    items = list(items)
+    keys = unique_keys(name for name, _label, _data in items)
+    return tuple(TableRow(key=key, label=str(label), data=data) for key, (_name, label, data) in zip(keys, items))
+
+
+def keys_by_pk(objects: Iterable[Any], name: Any = None) -> dict[Any, str]:
+    """Each model row's key (by primary key) as its table keys it: ``objects`` in the table's order,
+    the whole table (a subset would give another row the ``-2`` of a clash)."""
+    name_of = name or (lambda row: row.name)
+    rows = list(objects)
+    return {row.pk: key for row, key in zip(rows, unique_keys(name_of(row) for row in rows))}
+
+
+def bestiary_presets(
+    objects: Iterable[Any],
+    values: Any,
+    *,
+    keys: Mapping[Any, str] | None = None,
+    label: Any = str,
+    name: Any = None,
+    suffix: str = "",
+) -> list[Preset]:
+    """The page's choices of bestiary rows: each row's key as the API takes it (``keys``, from
+    :func:`keys_by_pk` over the whole table when ``objects`` is a part of it), ``label(row)`` shown,
+    ``values(row)`` the fields it fills, ``origin`` its primary key. ``suffix`` tells apart two
+    choices made from one row (Féerie: ``.m`` melee, ``.r`` ranged side of a creature)."""
+    rows = list(objects)
+    keys = keys if keys is not None else keys_by_pk(rows, name)
+    return [
+        Preset(key=keys[row.pk] + suffix, label=str(label(row)), values=values(row), origin=f"{row.pk}{suffix}")
+        for row in rows
+    ]
 
 
 def table_of(
@@ -253,7 +290,7 @@ def schema_with_keys(scenario_schema: dict[str, Any], tables: list[Table], slug:
 
 
 def unknown_preset(data: Mapping[str, Any], groups: Mapping[str, PresetGroup]) -> dict[str, str]:
-    """A page's ``_load=preset.<group>…`` whose chosen row (``preset.<group>…=<id>``) the group does
+    """A page's ``_load=preset.<group>…`` whose chosen row (``preset.<group>…=<key>``) the group does
     not have: ``{field: French message}`` (``preset.weapon=9999`` is no row, not a silent no-op)."""
     load = str(data.get("_load", ""))
     if not load.startswith("preset."):
@@ -261,12 +298,14 @@ def unknown_preset(data: Mapping[str, Any], groups: Mapping[str, PresetGroup]) -
     parts = load.split(".")
     group = groups.get(parts[1]) if len(parts) > 1 else None
     if group is None:
-        return {"_load": _("« {name} » : aucune table de ce nom sur cette page.").format(name=load[:60])}
+        return {"_load": typography(_("« {name} » : aucune table de ce nom sur cette page.").format(name=load[:60]))}
     chosen = str(data.get(load, ""))
     if group.find(chosen) is not None:
         return {}
     return {
-        load: _("{label} : aucune ligne « {id} » dans le bestiaire ; choisissez-en une dans la liste.").format(
-            label=group.label, id=chosen[:40]
+        load: typography(
+            _("{label} : aucune ligne « {id} » dans le bestiaire ; choisissez-en une dans la liste.").format(
+                label=group.label, id=chosen[:40]
+            )
         )
     }

@@ -148,6 +148,26 @@ def test_an_unknown_preset_id_on_the_page_is_refused_on_its_field_not_ignored(cl
     assert "aucune ligne « 9999 » dans le bestiaire" in text(response)
 
 
+def test_the_page_sends_the_rows_key_and_a_database_id_is_no_longer_a_choice(client):
+    """The page sends keys too (issue 14): the weapon select offers ``fusil-d-assaut-ak-47``, the
+    key the API takes; the row's database id is refused, under the select itself."""
+    from bestiary.nephilim.models import Weapon
+
+    form = "application/x-www-form-urlencoded"
+    page = client.get("/nephilim/").content.decode()
+    assert '<option value="fusil-d-assaut-ak-47">' in page
+    loaded = client.post("/nephilim/", "_f=1&preset.weapon=fusil-d-assaut-ak-47&_load=preset.weapon", content_type=form)
+    assert loaded.status_code == 200
+    assert 'value="Fusil d&#x27;assaut AK-47"' in loaded.content.decode()
+    ak = Weapon.objects.get(name="Fusil d'assaut AK-47")
+    response = client.post("/nephilim/", f"_f=1&preset.weapon={ak.pk}&_load=preset.weapon", content_type=form)
+    assert response.status_code == 400
+    html = response.content.decode()
+    start = html.index('<select class="form-select is-invalid" id="id_preset.weapon"')
+    under = html[start : html.index("</div>", html.index("invalid-feedback", start))]
+    assert f"aucune ligne «\u202f{ak.pk}\u202f» dans le bestiaire" in under
+
+
 def test_a_blank_preset_choice_loads_nothing_and_says_nothing(client):
     form = "application/x-www-form-urlencoded"
     response = client.post("/nephilim/", "_f=1&preset.weapon=&_load=preset.weapon", content_type=form)

@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from bestiary.nephilim import summaries
-from bestiary.nephilim.models import Approach, Creature, DefenceType, Effect, Protection, Weapon, _flat
+from bestiary.nephilim.models import Approach, DefenceType, Effect, Protection, Weapon, _flat
 from bestiary.nephilim.settle import settle
 from bestiary.nephilim.web import variations
 from calculator.forms import permalink_query
@@ -111,8 +111,9 @@ def test_a_forbidden_approach_element_is_refused_on_its_field(client: Client) ->
 
 
 def test_the_weapon_preset_fills_the_weapon_fields(client: Client) -> None:
-    ak = Weapon.objects.get(name="Fusil d'assaut AK-47")
-    response = client.post("/nephilim/", f"_f=1&preset.weapon={ak.pk}&_load=preset.weapon", content_type=FORM)
+    response = client.post(
+        "/nephilim/", "_f=1&preset.weapon=fusil-d-assaut-ak-47&_load=preset.weapon", content_type=FORM
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert re.search(r'name="attacker.weapon.phys"[^>]*value="4"', html)
@@ -120,9 +121,8 @@ def test_the_weapon_preset_fills_the_weapon_fields(client: Client) -> None:
 
 
 def test_a_creature_preset_fills_a_defender_column(client: Client) -> None:
-    creature = Creature.objects.get(name="Effet-dragon de Feu")
     response = client.post(
-        "/nephilim/", f"_f=1&preset.defender.0={creature.pk}&_load=preset.defender.0", content_type=FORM
+        "/nephilim/", "_f=1&preset.defender.0=effet-dragon-de-feu&_load=preset.defender.0", content_type=FORM
     )
     html = response.content.decode()
     assert re.search(r'name="defenders.0.name"[^>]*value="Effet-dragon de Feu"', html)
@@ -130,8 +130,9 @@ def test_a_creature_preset_fills_a_defender_column(client: Client) -> None:
 
 
 def test_the_defence_preset_fills_the_defence_type(client: Client) -> None:
-    dodge = DefenceType.objects.get(name="Esquiver", context="melee")
-    response = client.post("/nephilim/", f"_f=1&preset.defence.0={dodge.pk}&_load=preset.defence.0", content_type=FORM)
+    response = client.post(
+        "/nephilim/", "_f=1&preset.defence.0=esquiver-melee&_load=preset.defence.0", content_type=FORM
+    )
     html = response.content.decode()
     assert re.search(r'name="defenders.0.defence.success_cancel"[^>]*checked', html)
 
@@ -149,10 +150,9 @@ def test_margin_choices_are_offered_as_variations_with_the_same_dice(client: Cli
 
 
 def test_a_spell_added_in_a_defender_column_aims_at_that_defender(client: Client) -> None:
-    spell = Effect.objects.get(name="Corps brumeux", side="defenseur")
     response = client.post(
         "/nephilim/",
-        f"_f=1&_add=defenders&preset.defender_effect_2.1={spell.pk}&_load=preset.defender_effect_2.1",
+        "_f=1&_add=defenders&preset.defender_effect_2.1=corps-brumeux&_load=preset.defender_effect_2.1",
         content_type=FORM,
     )
     html = unescape(response.content.decode())

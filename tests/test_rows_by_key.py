@@ -279,3 +279,99 @@ def test_feerie_special_blow_and_allure_by_key_bring_the_seeds_numbers(client):
     response = client.post("/api/rulesets/feerie/resolve", unknown, content_type="application/json")
     assert response.status_code == 400
     assert "clé inconnue" in response.json()["errors"]["scenario.situation.movement"]
+
+
+# -- the page sends keys too: one path for page, API and CLI ----------------------------------
+
+
+def _page_data(slug: str) -> tuple[Any, Any, Any]:
+    """The page's default form data, its defaults and flat defaults (what a first visit posts)."""
+    from bestiary.validation import _form_data
+    from calculator.services import deep_merge
+    from rulesets.core.schema import flatten, to_data
+
+    ruleset, plugin = get(slug), plugins.get(slug)
+    defaults = deep_merge(to_data(ruleset.scenario_type()), plugin.defaults())
+    flat = flatten(defaults)
+    return _form_data(flat), defaults, flat
+
+
+def _page_scenario(slug: str, data: Any, defaults: Any, flat: Any) -> dict[str, Any]:
+    from calculator.forms import ScenarioForm
+
+    return ScenarioForm(get(slug), plugins.get(slug), defaults, data, flat_defaults=flat).payload()["scenario"]
+
+
+def _table_path(group: PresetGroup, table: Any) -> str:
+    """The table's path where the group's choice goes (``*`` → row 0)."""
+    prefix = group.prefix.replace("{row}", "0")
+    paths = [p.replace("*", "0") for p in table.paths]
+    found = [p for p in paths if p == prefix or p.startswith(prefix + ".") or not prefix]
+    assert len(found) == 1, (group.key, table.key, paths)
+    return found[0]
+
+
+def _subtree(scenario: Any, path: str) -> Any:
+    node = scenario
+    for step in path.split("."):
+        node = node[int(step)] if isinstance(node, list | tuple) else getattr(node, step)
+    return node
+
+
+def _groups_with_tables(slug: str) -> list[PresetGroup]:
+    return [g for g in plugins.get(slug).presets() if g.table]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_bestiary_choice_of_the_page_sends_its_rows_key(bestiary, slug):
+    """The page's select of a bestiary row sends the row's key, the one the API and the CLI take
+    (issue 14, « the page sends keys too »): no database id reaches the page."""
+    by_key = {t.key: t for t in tables.tables_of(plugins.get(slug))}
+    keyed = {t: {r.key for r in table.rows} for t, table in by_key.items()}
+    for group in plugins.get(slug).presets():
+        bestiary_rows = [p for p in group.presets if p.origin]
+        if not group.table:
+            assert all(not p.key.isdigit() for p in bestiary_rows), group.key
+            continue
+        assert group.table in by_key, group.key
+        for preset in bestiary_rows:
+            assert preset.key.partition(".")[0] in keyed[group.table], (group.key, preset.key)
+
+
+def _as_posted(value: Any) -> str | None:
+    """A row's value as the page's form holds it (a ticked box « on », an unticked one absent)."""
+    if isinstance(value, bool):
+        return "on" if value else None
+    return "" if value is None else str(value)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_loading_a_key_on_the_page_fills_what_the_api_puts_at_that_key(bestiary, slug):
+    """For every bestiary choice whose group names a table, « Charger » on the page with the key the
+    page sends fills exactly the fields the API fills for that key: one row, one set of numbers."""
+    from calculator.forms import apply_form_actions
+    from rulesets.core.schema import copy_data, flatten
+
+    ruleset, plugin = get(slug), plugins.get(slug)
+    by_key = {t.key: t for t in tables.tables_of(plugin)}
+    groups = {g.key: g for g in plugin.presets()}
+    checked = 0
+    for group in _groups_with_tables(slug):
+        table = by_key[group.table]
+        path = _table_path(group, table)
+        for preset in [p for p in group.presets if p.origin]:  # not « À pied », « Aucun coup spécial »
+            data, _defaults, _flat = _page_data(slug)
+            row = "0" if "{row}" in group.prefix else ""
+            name = ".".join(p for p in ("preset", group.key, row) if p)
+            data["_load"] = name
+            data[name] = preset.key
+            loaded, _acted = apply_form_actions(data, ruleset.scenario_type, groups)
+            key = preset.key.partition(".")[0]
+            found = table.find(key)
+            assert found is not None, (group.key, preset.key)
+            brought = flatten(copy_data(found.data))
+            page = {k: loaded.get(f"{path}.{k}") for k in brought}
+            api = {k: _as_posted(v) for k, v in brought.items()}
+            assert page == api, (group.key, preset.key)
+            checked += 1
+    assert checked or not _groups_with_tables(slug)

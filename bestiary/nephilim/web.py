@@ -11,7 +11,7 @@ from bestiary.nephilim.models import Ammunition, Approach, DefenceType, Effect, 
 from bestiary.nephilim.settle import settle
 from bestiary.nephilim.summaries import TABLE_VALUES
 from calculator.plugins import Preset, PresetGroup, Table, WebPlugin, register
-from calculator.tables import table_of
+from calculator.tables import bestiary_presets, keys_by_pk, table_of
 from rulesets.core.french import signed
 from rulesets.core.request import Resolution
 from rulesets.core.schema import unflatten
@@ -19,8 +19,10 @@ from rulesets.nephilim.engine import plan
 from rulesets.nephilim.model import DEFENDERS_MAX, ApproachKind, Mode
 
 
-def _presets(rows: list[Any], values: Any) -> list[Preset]:
-    return [Preset(key=str(r.pk), label=str(r), values=values(r)) for r in rows]
+def _presets(rows: list[Any], values: Any, keys: dict[Any, str] | None = None) -> list[Preset]:
+    """The page's choices of ``rows``, keyed as their API table keys them (``keys``, from the whole
+    table, when ``rows`` is a part of it)."""
+    return bestiary_presets(rows, values, keys=keys)
 
 
 def combatant(creature: Any) -> dict[str, Any]:
@@ -43,22 +45,31 @@ def ammunition_key(weapon_name: str) -> str:
     return slugify(f"ammunition_{weapon_name}")
 
 
+# the protections of the « Armure » select and table
+ARMOUR_FAMILIES = (Protection.Family.MUNDANE, Protection.Family.PHALANGE, Protection.Family.INVOCATION)
+
+
 def _ammunition_for(weapon: Weapon, rows: list[Ammunition]) -> list[Ammunition]:
     return [m for m in rows if m.compatible_id is None or m.compatible_id == weapon.pk]
 
 
 def presets() -> list[PresetGroup]:
+    """The page's bestiary choices. Each sends its row's key, the key the API and the CLI take
+    (issue 14): the groups name their table; a group that shows a part of a table (the approaches
+    of an attack type, the ammunition of a firearm) keeps the keys of the whole table."""
     creatures = selectors.creature_list()
     weapons = selectors.weapon_list()
     approaches = selectors.approach_list()
     defences = selectors.defence_list()
     ammunitions = selectors.ammunition_list()
-    armours = selectors.protection_list(
-        Protection.Family.MUNDANE, Protection.Family.PHALANGE, Protection.Family.INVOCATION
-    )
+    armours = selectors.protection_list(*ARMOUR_FAMILIES)
     shields = selectors.protection_list(Protection.Family.SHIELD)
     others = selectors.protection_list(Protection.Family.MANTLE, Protection.Family.OTHER)
     defender_effects = selectors.effect_list(Effect.Side.DEFENDER)
+    approach_keys = keys_by_pk(approaches)
+    defence_keys = keys_by_pk(defences, defence_name)
+    ammunition_keys = keys_by_pk(ammunitions)
+    defender_effect_keys = keys_by_pk(defender_effects)
 
     def protection(p: Protection) -> dict[str, Any]:
         return p.as_scenario()
@@ -72,23 +83,39 @@ def presets() -> list[PresetGroup]:
     def ammunition_values(m: Ammunition) -> dict[str, Any]:
         return m.as_scenario()
 
+    def ammunition(key: str, rows: list[Ammunition]) -> PresetGroup:
+        return PresetGroup(
+            key, "attacker.ammunition", _("Munition"), _presets(rows, ammunition_values, ammunition_keys), "ammunition"
+        )
+
     return [
         PresetGroup(
-            "attacker", "attacker", _("Attaquant du bestiaire"), _presets(creatures, lambda c: c.as_attacker())
+            "attacker",
+            "attacker",
+            _("Attaquant du bestiaire"),
+            _presets(creatures, lambda c: c.as_attacker()),
+            "creature_attacker",
         ),
         # both halves of a creature, for an encounter's combatant (the page itself never shows it)
         PresetGroup("combatant", "", _("Combattant du bestiaire"), _presets(creatures, combatant)),
         # the whole tables of approaches, defence types and ammunition, which the encounter and the
         # settled page read (the page offers those of the attack type, of the firearm)
-        PresetGroup("approach", "attacker.approach", _("Approche"), _presets(approaches, approach_values)),
-        PresetGroup("defence", "defenders.{row}.defence", _("Type de défense"), _presets(defences, defence_values)),
-        PresetGroup("ammunition", "attacker.ammunition", _("Munition"), _presets(ammunitions, ammunition_values)),
+        PresetGroup("approach", "attacker.approach", _("Approche"), _presets(approaches, approach_values), "approach"),
+        PresetGroup(
+            "defence",
+            "defenders.{row}.defence",
+            _("Type de défense"),
+            _presets(defences, defence_values, defence_keys),
+            "defence",
+        ),
+        ammunition("ammunition", ammunitions),
         *(
             PresetGroup(
                 f"approach_{mode.value}",
                 "attacker.approach",
                 _("Approche"),
-                _presets([a for a in approaches if ApproachKind(a.kind).mode is mode], approach_values),
+                _presets([a for a in approaches if ApproachKind(a.kind).mode is mode], approach_values, approach_keys),
+                "approach",
             )
             for mode in Mode
         ),
@@ -97,11 +124,13 @@ def presets() -> list[PresetGroup]:
                 f"defence_{mode.value}",
                 "defenders.{row}.defence",
                 _("Type de défense"),
-                [
-                    Preset(key=str(d.pk), label=d.name, values=defence_values(d))
-                    for d in defences
-                    if d.context == mode.value
-                ],
+                bestiary_presets(
+                    [d for d in defences if d.context == mode.value],
+                    defence_values,
+                    keys=defence_keys,
+                    label=lambda d: d.name,
+                ),
+                "defence",
             )
             for mode in Mode
         ),
@@ -109,43 +138,36 @@ def presets() -> list[PresetGroup]:
             "weapon",
             "attacker.weapon",
             _("Arme"),
-            [Preset(key=str(w.pk), label=weapon_label(w), values=_flat(w.as_scenario())) for w in weapons],
+            bestiary_presets(weapons, lambda w: _flat(w.as_scenario()), label=weapon_label),
+            "weapon",
         ),
-        *(
-            PresetGroup(
-                ammunition_key(w.name),
-                "attacker.ammunition",
-                _("Munition"),
-                _presets(_ammunition_for(w, ammunitions), ammunition_values),
-            )
-            for w in weapons
-            if w.firearm
-        ),
+        *(ammunition(ammunition_key(w.name), _ammunition_for(w, ammunitions)) for w in weapons if w.firearm),
         # a firearm renamed at the table: the ammunition every firearm takes
-        PresetGroup(
-            "ammunition_any",
-            "attacker.ammunition",
-            _("Munition"),
-            _presets([m for m in ammunitions if m.compatible_id is None], ammunition_values),
-        ),
+        ammunition("ammunition_any", [m for m in ammunitions if m.compatible_id is None]),
         PresetGroup(
             "attacker_effect",
             "attacker.effects.{row}",
             _("Sort, invocation, formule"),
             _presets(selectors.effect_list(Effect.Side.ATTACKER), lambda e: e.as_scenario()),
+            "attacker_effect",
         ),
         PresetGroup(
-            "defender", "defenders.{row}", _("Défenseur du bestiaire"), _presets(creatures, lambda c: c.as_defender())
+            "defender",
+            "defenders.{row}",
+            _("Défenseur du bestiaire"),
+            _presets(creatures, lambda c: c.as_defender()),
+            "creature_defender",
         ),
-        PresetGroup("armour", "defenders.{row}.armour", _("Armure"), _presets(armours, protection)),
-        PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), _presets(shields, protection)),
-        PresetGroup("other", "defenders.{row}.other", _("Manteau ou autre"), _presets(others, protection)),
+        PresetGroup("armour", "defenders.{row}.armour", _("Armure"), _presets(armours, protection), "armour"),
+        PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), _presets(shields, protection), "shield"),
+        PresetGroup("other", "defenders.{row}.other", _("Manteau ou autre"), _presets(others, protection), "other"),
         *(
             PresetGroup(
                 f"defender_effect_{n}",
                 "defender_effects.{row}",
                 _("Ajouter sur ce défenseur"),
-                _presets(defender_effects, lambda e, n=n: {**e.as_scenario(), "target": n}),
+                # the target comes with the choice, so this one fills more than the API's row
+                _presets(defender_effects, lambda e, n=n: {**e.as_scenario(), "target": n}, defender_effect_keys),
             )
             for n in range(1, DEFENDERS_MAX + 1)
         ),
@@ -153,16 +175,22 @@ def presets() -> list[PresetGroup]:
             "defender_effect",
             "defender_effects.{row}",
             _("Sort, invocation, formule"),
-            _presets(defender_effects, lambda e: e.as_scenario()),
+            _presets(defender_effects, lambda e: e.as_scenario(), defender_effect_keys),
+            "defender_effect",
         ),
     ]
+
+
+def defence_name(defence: DefenceType) -> str:
+    """What a defence type's key is made of: its name is unique against one attack type, so the key
+    says which (« parer-melee »)."""
+    return f"{defence.name} {defence.context}"
 
 
 def tables() -> list[Table]:
     """The tables a request names by key (issue 14, calculator/tables.py): an inline custom row
     gives the numbers the rule reads (a weapon its type, degree, PHYS and MAG…)."""
     protection = Protection.as_scenario
-    families = (Protection.Family.MUNDANE, Protection.Family.PHALANGE, Protection.Family.INVOCATION)
     creatures = selectors.creature_list()
     return [
         table_of(
@@ -204,21 +232,20 @@ def tables() -> list[Table]:
             Ammunition.as_scenario,
             required=("damage_bonus",),
         ),
-        # a defence type's name is unique against one attack type: the key says which (« parer-melee »)
         table_of(
             "defence",
             _("Type de défense"),
             ("defenders.*.defence",),
             selectors.defence_list(),
             DefenceType.as_scenario,
-            name=lambda d: f"{d.name} {d.context}",
+            name=defence_name,
             required=("style", "success_reduce_phys", "success_reduce_mag"),
         ),
         table_of(
             "armour",
             _("Armure"),
             ("defenders.*.armour",),
-            selectors.protection_list(*families),
+            selectors.protection_list(*ARMOUR_FAMILIES),
             protection,
             required=("phys", "mag"),
         ),

@@ -282,11 +282,16 @@ def value(form: ScenarioForm, *parts: Any) -> Any:
 
 
 def select_html(
-    name: str, label: str, options: Iterable[tuple[str, str, str]], selected: str, placeholder: str | None = None
+    name: str,
+    label: str,
+    options: Iterable[tuple[str, str, str]],
+    selected: str,
+    placeholder: str | None = None,
+    error: str = "",
 ) -> SafeString:
     """A bestiary select (it loads its entry at once with JavaScript, with « Charger » without):
     ``options`` are (key, label, reason); an entry with a reason is impossible here, shown disabled
-    with it."""
+    with it. ``error``: why the choice posted was refused (an unknown key), under the select."""
     # the bestiary's names and the reasons in French typography (issue 15)
     items = [
         fmt('<option value="{}" disabled>{} — {}</option>', key, typography(text), typography(reason))
@@ -296,17 +301,24 @@ def select_html(
     ]
     first = fmt('<option value=""{}>{}</option>', " selected" if not selected else "", placeholder or _("— choisir —"))
     return fmt(
-        '<div class="preset input-group input-group-sm mb-2">'
+        '<div class="preset input-group input-group-sm mb-2{invalid}">'
         '<label class="input-group-text" for="id_{name}">{label}</label>'
-        '<select class="form-select" id="id_{name}" name="{name}" data-load="{name}">{first}{options}</select>'
+        '<select class="form-select{invalid}" id="id_{name}" name="{name}" data-load="{name}">{first}{options}</select>'
         '<button class="btn btn-outline-secondary" type="submit" name="_load" value="{name}" formnovalidate>'
-        "{load}</button></div>",
+        "{load}</button>{feedback}</div>",
         name=name,
         label=typography(str(label)),
         first=first,
         options=SafeString("".join(items)),
         load=_("Charger"),
+        invalid=" is-invalid" if error else "",
+        feedback=fmt('<div class="invalid-feedback d-block">{}</div>', error) if error else "",
     )
+
+
+def preset_error(form: Any, name: str) -> str:
+    """The refusal of the choice posted in the select ``name`` (``preset.weapon=9999``), if any."""
+    return str(getattr(form, "preset_errors", {}).get(name, ""))
 
 
 def _holds(form: ScenarioForm, prefix: str, preset: Any) -> bool:
@@ -347,7 +359,8 @@ def preset_select(context: template.Context, form: ScenarioForm, key: str, row: 
     if group is None or not group.presets:
         return SafeString("")
     options = ((p.key, p.label, "") for p in group.presets)
-    return select_html(_path("preset", key, row), group.label, options, current_preset(form, group, row))
+    name = _path("preset", key, row)
+    return select_html(name, group.label, options, current_preset(form, group, row), error=preset_error(form, name))
 
 
 @register.filter

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.nephilim.models import Creature
+from calculator.tables import row_key
 from encounters.models import Combatant
 from rulesets.core.french import typography as fr
 from rulesets.core.schema import flatten, parse, to_data
@@ -45,7 +46,7 @@ def fighter(encounter, kind="pj", **state):
 
 def from_bestiary(client, encounter, name, kind="pnj", rename=""):
     creature = Creature.objects.get(name=name)
-    response = add(client, encounter, preset=f"{kind}:{creature.pk}", name=rename, count="1")
+    response = add(client, encounter, preset=f"{kind}:{row_key(creature.name)}", name=rename, count="1")
     assert response.status_code == 303, response.content.decode()[:2000]
     return encounter.combatants.order_by("-pk").first()
 
