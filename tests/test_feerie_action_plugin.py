@@ -16,6 +16,7 @@ from django.core.management import call_command
 from bestiary.feerie import models as m
 from bestiary.feerie import web
 from calculator import plugins
+from calculator.tables import row_key
 from rulesets.core.request import odds as request_odds
 from rulesets.core.request import odds_data, resolve, result_data
 from rulesets.core.schema import ScenarioError
@@ -61,7 +62,7 @@ def test_a_bad_action_request_gives_french_field_errors() -> None:
 def test_a_bestiary_creature_becomes_a_fighter_with_its_contact_values(tables: None) -> None:
     groups = {g.key: g for g in web.action_presets()}
     wichtln = m.Creature.objects.get(name="Wichtln")
-    preset = groups["fighter"].find(str(wichtln.pk))
+    preset = groups["fighter"].find(row_key(wichtln.name))  # « wichtln », its key (issue 14)
     assert preset is not None
     assert {k: preset.values[k] for k in ("attack", "defense", "damage", "soak", "tactic_cap")} == {
         "attack": 23,

@@ -13,6 +13,7 @@ from django.core.management import call_command
 
 from bestiary.feerie import models as m
 from bestiary.feerie import web
+from calculator.tables import row_key
 from rulesets.core.french import NNBSP, Article, Elision, Gender
 from rulesets.feerie import encounter as enc
 from tests.test_table_mode import controls, form_data
@@ -90,7 +91,9 @@ def test_a_creature_loaded_on_the_page_is_told_with_its_article(client: Any) -> 
     data = {"_f": "1", **form_data(controls(client.get("/feerie/")))}
     ogre = m.Creature.objects.get(name="Ogre")
     loaded = form_data(
-        controls(client.post("/feerie/", {**data, "_load": "preset.defender", "preset.defender": f"{ogre.pk}.m"}))
+        controls(
+            client.post("/feerie/", {**data, "_load": "preset.defender", "preset.defender": f"{row_key(ogre.name)}.m"})
+        )
     )
     assert loaded["defender.name"] == "Ogre"
     assert loaded["defender.grammar.article"] == "defini"

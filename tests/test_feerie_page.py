@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from bestiary.feerie import models as m
+from calculator.tables import row_key
 from rulesets.core.schema import flatten
 from rulesets.feerie import RULESET
 
@@ -99,7 +100,7 @@ def test_a_bad_value_comes_back_on_its_field_in_french(client_with_tables: Clien
 def test_loading_a_bestiary_creature_fills_the_attacker(client_with_tables: Client) -> None:
     w = m.Creature.objects.get(name="Wichtln")
     response = client_with_tables.get(
-        "/feerie/", {"_f": "1", "_load": "preset.attacker", "preset.attacker": f"{w.pk}.m"}
+        "/feerie/", {"_f": "1", "_load": "preset.attacker", "preset.attacker": f"{row_key(w.name)}.m"}
     )
     assert response.status_code == 200
     form = response.context["form"]
@@ -213,7 +214,13 @@ def test_a_combatant_without_combat_attributes_is_offered_no_tactic_and_told_why
     """At range the Wichtln's marteau does not apply: no Attribut touches a combat competence."""
     w = m.Creature.objects.get(name="Wichtln")
     response = client_with_tables.get(
-        "/feerie/", {"_f": "1", "mode": "ranged", "_load": "preset.attacker", "preset.attacker": f"{w.pk}.r"}
+        "/feerie/",
+        {
+            "_f": "1",
+            "mode": "ranged",
+            "_load": "preset.attacker",
+            "preset.attacker": f"{row_key(w.name + ' à distance')}.r",
+        },
     )
     options = _select(response.content.decode(), "preset.attacker_tactic")
     assert [(v, d) for v, _l, _s, d in options] == [("", False), ("aucune", False), ("", True)]

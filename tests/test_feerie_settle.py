@@ -14,6 +14,7 @@ from django.core.management import call_command
 
 from bestiary.feerie import models as m
 from bestiary.feerie.settle import settle_action, settle_exchange
+from calculator.tables import row_key
 from tests.pages import plain
 from tests.test_table_mode import controls, form_data
 
@@ -36,7 +37,9 @@ def load(client: Any, path: str, data: dict[str, str], select: str, key: str) ->
 
 
 def creature(name: str, mode: str = "m") -> str:
-    return f"{m.Creature.objects.get(name=name).pk}.{mode}"
+    """The key the page sends for a creature au contact (``ogre.m``) or à distance (``ogre-a-distance.r``)."""
+    side = m.Creature.objects.get(name=name).name + (" à distance" if mode == "r" else "")
+    return f"{row_key(side)}.{mode}"
 
 
 def apply(data: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:
@@ -236,9 +239,9 @@ def test_a_combatant_does_not_target_itself(client: Any) -> None:
 
 def test_removing_a_combatant_renumbers_the_activities(client: Any) -> None:
     """Activities point at combatants by number: the rows after a removed one move up, so do they."""
-    data = load(client, ACTION, page(client, ACTION), "preset.fighter.1", "10")  # a Lutin comes in second
+    data = load(client, ACTION, page(client, ACTION), "preset.fighter.1", "lutin")  # a Lutin comes in second
     data = page(client, ACTION, {**data, "_add": "fighters"})
-    data = load(client, ACTION, data, "preset.fighter.2", str(m.Creature.objects.get(name="Ogre").pk))
+    data = load(client, ACTION, data, "preset.fighter.2", row_key(m.Creature.objects.get(name="Ogre").name))
     # the first activity is the Lutin's (on Rübezahl); the second becomes the Ogre's, on Rübezahl and the Lutin
     data |= {"activities.1.actor": "2", "activities.1._targets.0": "on", "activities.1._targets.1": "on"}
     data = page(client, ACTION, data)
@@ -252,7 +255,7 @@ def test_removing_a_combatant_renumbers_the_activities(client: Any) -> None:
 
 def test_loading_other_creatures_rewrites_the_descriptions_that_named_the_former_ones(client: Any) -> None:
     """The issue: after loading an Ogre and a Lutin, no description names Rübezahl or the Serpent."""
-    ogre, lutin = (str(m.Creature.objects.get(name=n).pk) for n in ("Ogre", "Lutin"))
+    ogre, lutin = (row_key(m.Creature.objects.get(name=n).name) for n in ("Ogre", "Lutin"))
     data = load(client, ACTION, page(client, ACTION), "preset.fighter.0", ogre)
     data = load(client, ACTION, data, "preset.fighter.1", lutin)
     labels = [data["activities.0.label"], data["activities.1.label"]]

@@ -127,7 +127,9 @@ def follow_mode(s: Settler) -> None:
         for preset in group.presets:
             if not preset.key.endswith("." + other) or not s.scene.is_creature(side, preset.values):
                 continue
-            twin = group.find(preset.key[: -len(other)] + want)
+            # the other side of the same row (``12.m`` and ``12.r``): their keys differ (``redcap.m``,
+            # ``redcap-a-distance.r``, issue 14), their origin only by the suffix
+            twin = group.find_origin(preset.origin[: -len(other)] + want)
             if twin is not None and preset_rows(twin.values) != preset_rows(preset.values):
                 s.load(side, twin.values)
                 names = ", ".join(row[0] for row in preset_rows(twin.values)) or _("aucun")

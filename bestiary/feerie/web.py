@@ -5,9 +5,9 @@ what follows a choice (:mod:`bestiary.feerie.settle`); the page's own selects ar
 ``templatetags/feerie_tags.py``.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.translation import gettext as _
 
@@ -17,7 +17,7 @@ from bestiary.feerie.settle import settle_action, settle_exchange
 from bestiary.feerie.state import ATTRIBUTE_FIELDS, MAX_ATTRIBUTES
 from calculator.grammar import describe_grammar
 from calculator.plugins import Preset, PresetGroup, Table, TableValues, WebPlugin, register
-from calculator.tables import table_of
+from calculator.tables import bestiary_presets, keys_by_pk, table_of, unique_keys
 from rulesets.core.french import signed
 from rulesets.core.request import Resolution
 from rulesets.core.schema import parse_index, to_data, unflatten
@@ -143,7 +143,9 @@ def fighter_values(creature: m.Creature) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Tactic:
-    """A named tactic of the seed, written for its ``reference_cap`` (Sire Didimus: 4)."""
+    """A named tactic of the seed, written for its ``reference_cap`` (Sire Didimus: 4). ``key`` is the
+    row's own key (``feinte``), what the page sends (issue 14); ``pk`` its id, which the admin's checks
+    know it by (bestiary/validation.py)."""
 
     key: str
     name: str
@@ -151,6 +153,7 @@ class Tactic:
     attack: int
     defense: int
     reference_cap: int
+    pk: Any = None
 
 
 def tactic_preset(t: Tactic, cap: int) -> Preset:
@@ -159,7 +162,8 @@ def tactic_preset(t: Tactic, cap: int) -> Preset:
     s = scale_tactic(t.initiative, t.attack, t.defense, t.reference_cap, cap)
     values = {"initiative": s.initiative, "attack": s.attack, "defense": s.defense}
     line = lines.tactic_of(values, "")
-    return Preset(key=f"{t.key}.{cap}", label=f"{t.name} ({line})", values=values)
+    origin = f"{t.pk}.{cap}" if t.pk is not None else ""
+    return Preset(key=f"{t.key}.{cap}", label=f"{t.name} ({line})", values=values, origin=origin)
 
 
 NO_TACTIC_PRESET = Preset(NO_TACTIC, _("Aucune tactique"), {"initiative": 0, "attack": 0, "defense": 0})
@@ -174,8 +178,15 @@ class TacticGroup(PresetGroup):
     def find(self, key: str) -> Preset | None:
         if key == NO_TACTIC:
             return NO_TACTIC_PRESET
+        return self._at(key, lambda t: t.key)
+
+    def find_origin(self, origin: str) -> Preset | None:
+        """The tactic of id ``<pk>`` at the cap ``<cap>`` (``"3.4"``), any cap as :meth:`find`."""
+        return self._at(origin, lambda t: str(t.pk))
+
+    def _at(self, key: str, name_of: Callable[[Tactic], str]) -> Preset | None:
         name, _sep, cap = key.rpartition(".")
-        t = next((t for t in self.tactics if t.key == name), None)
+        t = next((t for t in self.tactics if name_of(t) == name), None)
         number = parse_index(cap)  # '²' and 5,000 digits are no cap
         if t is None or number is None:
             return None
@@ -187,7 +198,7 @@ class TacticGroup(PresetGroup):
 
 def tactics() -> tuple[Tactic, ...]:
     return tuple(
-        Tactic(str(t.pk), t.name, t.initiative, t.attack, t.defense, t.reference_cap) for t in selectors.tactic_list()
+        Tactic(t.key, t.name, t.initiative, t.attack, t.defense, t.reference_cap, t.pk) for t in selectors.tactic_list()
     )
 
 
@@ -199,18 +210,71 @@ def tactic_group(key: str, prefix: str, label: str) -> TacticGroup:
     return TacticGroup(key, prefix, label, [NO_TACTIC_PRESET, *tactic_presets()], tactics=tactics())
 
 
-def _creature_presets(*, ranged: bool) -> list[Preset]:
-    """A creature au contact (``<pk>.m``) and à distance (``<pk>.r``): the page lists those of its mode;
+class Side(NamedTuple):
+    """A creature au contact or à distance: a row of the ``creature`` table (its Attributs differ)."""
+
+    creature: m.Creature
+    ranged: bool
+
+    @property
+    def pk(self) -> str:
+        """The page's id of this side before issue 14, ``<pk>.m`` or ``<pk>.r`` (bestiary/validation.py)."""
+        return f"{self.creature.pk}.{'r' if self.ranged else 'm'}"
+
+
+def creature_sides(creatures: list[m.Creature]) -> list[Side]:
+    """The ``creature`` table's rows, in its order: every creature au contact, then every one à distance."""
+    return [Side(c, False) for c in creatures] + [Side(c, True) for c in creatures]
+
+
+def side_name(side: Side) -> str:
+    """What a side's key is made of: ``redcap``, ``redcap-a-distance``."""
+    return f"{side.creature.name} à distance" if side.ranged else side.creature.name
+
+
+def side_label(side: Side) -> str:
+    return f"{creature_label(side.creature)} — {_('à distance') if side.ranged else _('au contact')}"
+
+
+def _creature_presets() -> list[Preset]:
+    """A creature au contact (``redcap.m``) and à distance (``redcap-a-distance.r``): the key of its row
+    of the ``creature`` table (issue 14), the suffix saying which side. The page lists those of its mode;
     the encounter's « Du bestiaire » lists both, hence the suffix of the label."""
-    suffix = _("à distance") if ranged else _("au contact")
+    sides = creature_sides(selectors.creature_list())
+    keys = keys_by_pk(sides, side_name)
     return [
         Preset(
-            key=f"{c.pk}.{'r' if ranged else 'm'}",
-            label=f"{creature_label(c)} — {suffix}",
-            values=creature_preset_values(c, ranged=ranged),
+            key=f"{keys[s.pk]}.{'r' if s.ranged else 'm'}",
+            label=side_label(s),
+            values=creature_preset_values(s.creature, ranged=s.ranged),
+            origin=s.pk,
         )
-        for c in selectors.creature_list()
+        for s in sides
     ]
+
+
+def _choices(
+    rows: list[Any],
+    values: Callable[[Any], dict[str, Any]],
+    label: Callable[[Any], str],
+    *,
+    keys: Mapping[Any, str],
+    origin: Callable[[Any], str],
+) -> list[Preset]:
+    """Rows keyed by ``keys`` (their table's keys), known to the admin's checks by ``origin(row)``
+    (the id bestiary/validation.py builds: an allure's pace, a special blow's kind)."""
+    return [Preset(key=keys[r.pk], label=label(r), values=values(r), origin=origin(r)) for r in rows]
+
+
+def _untabled(
+    fixed: Iterable[Preset], rows: list[Any], values: Callable[[Any], dict[str, Any]], label: Any, name: Any
+) -> list[Preset]:
+    """The ``fixed`` choices (« Aucune couverture »), then the rows no API table holds, each keyed by a slug
+    of ``name(row)`` (issue 14): none takes a fixed choice's key (a row « Dégagé » is ``degage-2``)."""
+    fixed = list(fixed)
+    reserved = [p.key for p in fixed]
+    keys = unique_keys([*reserved, *(name(r) for r in rows)])[len(reserved) :]
+    return [*fixed, *bestiary_presets(rows, values, keys={r.pk: k for r, k in zip(rows, keys)}, label=label)]
 
 
 def sg(n: int) -> str:
@@ -254,141 +318,144 @@ def blow_label(b: m.SpecialBlow) -> str:
     return f"{b.get_kind_display()} ({', '.join(parts)})" if parts else str(b.get_kind_display())
 
 
+def mount_values(c: m.Creature) -> dict[str, Any]:
+    return {"mounted": True, "name": c.name, **c.grammar_values(), "taille": c.taille, "habilete": c.habilete}
+
+
+def allure_label(a: m.Allure) -> str:
+    return f"{a.get_pace_display()} ({sg(a.malus)})"
+
+
 def presets() -> list[PresetGroup]:
-    creatures = _creature_presets(ranged=False) + _creature_presets(ranged=True)
-    mounts = [ON_FOOT] + [
-        Preset(
-            key=str(c.pk),
-            label=creature_label(c),
-            values={
-                "mounted": True,
-                "name": c.name,
-                **c.grammar_values(),
-                "taille": c.taille,
-                "habilete": c.habilete,
-            },
-        )
-        for c in selectors.mount_list()
+    """The page's bestiary choices. Each sends its row's key (issue 14, « the page sends keys too »): the
+    key of its row in :func:`tables` for a creature, a mount, an allure, a special blow (the group names
+    the table), a slug of the row's name for the rows no API table holds (the shot, the cover)."""
+    creatures = _creature_presets()
+    mount_rows, allure_rows, blow_rows = selectors.mount_list(), selectors.allure_list(), selectors.blow_list()
+    mounts = [ON_FOOT, *bestiary_presets(mount_rows, mount_values, label=creature_label)]
+    allures = [
+        STILL,
+        *_choices(
+            allure_rows,
+            allure_values,
+            allure_label,
+            keys=keys_by_pk(allure_rows, lambda a: a.pace),
+            origin=lambda a: str(a.pace),
+        ),
     ]
-    allures = [STILL] + [
-        Preset(
-            key=a.pace,
-            label=f"{a.get_pace_display()} ({sg(a.malus)})",
-            values=allure_values(a),
-        )
-        for a in selectors.allure_list()
+    blows = [
+        NO_BLOW,
+        *_choices(
+            blow_rows,
+            blow_values,
+            blow_label,
+            keys=keys_by_pk(blow_rows, lambda b: b.kind),
+            origin=lambda b: str(b.kind),
+        ),
     ]
-    blows = [NO_BLOW] + [
-        Preset(
-            key=b.kind,
-            label=blow_label(b),
-            values=blow_values(b),
-        )
-        for b in selectors.blow_list()
-    ]
+    ranges = selectors.range_list()
     return [
-        PresetGroup("attacker", "attacker", _("Attaquant du bestiaire"), creatures),
+        PresetGroup("attacker", "attacker", _("Attaquant du bestiaire"), creatures, "creature"),
         tactic_group("attacker_tactic", "attacker.tactic", _("Tactique")),
-        PresetGroup("attacker_mount", "attacker.mount", _("Monture"), mounts),
-        PresetGroup("defender", "defender", _("Défenseur du bestiaire"), creatures),
+        PresetGroup("attacker_mount", "attacker.mount", _("Monture"), mounts, "mount"),
+        PresetGroup("defender", "defender", _("Défenseur du bestiaire"), creatures, "creature"),
         tactic_group("defender_tactic", "defender.tactic", _("Tactique")),
-        PresetGroup("defender_mount", "defender.mount", _("Monture"), mounts),
-        PresetGroup("movement", "situation.movement", _("Allure de l'attaquant"), allures),
-        PresetGroup("target_movement", "situation.target_movement", _("Allure de la cible"), allures),
+        PresetGroup("defender_mount", "defender.mount", _("Monture"), mounts, "mount"),
+        PresetGroup("movement", "situation.movement", _("Allure de l'attaquant"), allures, "allure"),
+        PresetGroup("target_movement", "situation.target_movement", _("Allure de la cible"), allures, "allure"),
         PresetGroup(
             "cover_material",
             "situation.cover",
             _("Au travers de"),
-            [
-                Preset(
-                    "aucune",
-                    _("Aucune couverture"),
-                    {"mode": "none", "material": "", "quarters": 0, "influence_bonus": "", "opacity_malus": 0},
-                ),
-                *(
+            _untabled(
+                [
                     Preset(
-                        str(c.pk),
-                        f"{c.name} — {c.example} ({c.quarters}/4)",
-                        {"mode": "through", "material": c.name, "quarters": c.quarters},
+                        "aucune",
+                        _("Aucune couverture"),
+                        {"mode": "none", "material": "", "quarters": 0, "influence_bonus": "", "opacity_malus": 0},
                     )
-                    for c in selectors.cover_material_list()
-                ),
-            ],
+                ],
+                selectors.cover_material_list(),
+                lambda c: {"mode": "through", "material": c.name, "quarters": c.quarters},
+                lambda c: f"{c.name} — {c.example} ({c.quarters}/4)",
+                lambda c: c.name,
+            ),
         ),
         PresetGroup(
             "cover_opacity",
             "situation.cover",
             _("Opacité"),
-            [
-                Preset("0", _("Transparente (0)"), {"opacity_malus": 0}),
-                *(
-                    Preset(str(o.pk), f"{o.name} ({sg(o.malus)})", {"opacity_malus": o.malus})
-                    for o in selectors.cover_opacity_list()
-                ),
-            ],
+            _untabled(
+                [Preset("0", _("Transparente (0)"), {"opacity_malus": 0})],
+                selectors.cover_opacity_list(),
+                lambda o: {"opacity_malus": o.malus},
+                lambda o: f"{o.name} ({sg(o.malus)})",
+                lambda o: o.name,
+            ),
         ),
         PresetGroup(
             "cover_exposed",
             "situation.cover",
             _("Parties exposées"),
-            [
-                Preset(
-                    str(r.pk),
-                    _("taille apparente : {size} ({n})").format(size=r.apparent_size, n=sg(r.modifier)),
-                    {"mode": "exposed", "exposed_modifier": r.modifier},
-                )
-                for r in selectors.range_list()
-            ],
+            _untabled(
+                [],
+                ranges,
+                lambda r: {"mode": "exposed", "exposed_modifier": r.modifier},
+                lambda r: _("taille apparente : {size} ({n})").format(size=r.apparent_size, n=sg(r.modifier)),
+                lambda r: r.distance,  # the same key as in « Portée »: the row is a distance
+            ),
         ),
         PresetGroup(
             "lighting",
             "situation",
             _("Éclairement"),
-            [
-                Preset("plein_jour", _("Plein jour (0)"), {"lighting": 0}),
-                *(
-                    Preset(
-                        str(x.pk),
-                        _("{name} ({contact} au contact, {distance} à distance)").format(
-                            name=x.name, contact=sg(x.contact), distance=sg(x.distance)
-                        ),
-                        {"lighting": x.contact},
-                    )
-                    for x in selectors.lighting_list()
+            _untabled(
+                [Preset("plein_jour", _("Plein jour (0)"), {"lighting": 0})],
+                selectors.lighting_list(),
+                lambda x: {"lighting": x.contact},
+                lambda x: _("{name} ({contact} au contact, {distance} à distance)").format(
+                    name=x.name, contact=sg(x.contact), distance=sg(x.distance)
                 ),
-            ],
+                lambda x: x.name,
+            ),
         ),
         PresetGroup(
             "difficulty",
             "situation",
             _("Difficulté du tir"),
-            [
-                Preset(str(x.pk), f"{x.task} ({sg(x.modifier)}) — {x.example}", {"difficulty": x.modifier})
-                for x in selectors.difficulty_list()
-            ],
+            _untabled(
+                [],
+                selectors.difficulty_list(),
+                lambda x: {"difficulty": x.modifier},
+                lambda x: f"{x.task} ({sg(x.modifier)}) — {x.example}",
+                lambda x: x.task,
+            ),
         ),
         PresetGroup(
             "range",
             "situation",
             _("Portée"),
-            [
-                Preset(str(x.pk), f"{x.distance} ({sg(x.modifier)})", {"range_modifier": x.modifier})
-                for x in selectors.range_list()
-            ],
+            _untabled(
+                [],
+                ranges,
+                lambda x: {"range_modifier": x.modifier},
+                lambda x: f"{x.distance} ({sg(x.modifier)})",
+                lambda x: x.distance,
+            ),
         ),
         PresetGroup(
             "terrain",
             "situation",
             _("Encombrement"),
-            [
-                Preset("degage", _("Terrain dégagé (0)"), {"terrain": 0}),
-                *(
-                    Preset(str(x.pk), f"{x.name} ({sg(x.modifier)})", {"terrain": x.modifier})
-                    for x in selectors.terrain_list()
-                ),
-            ],
+            _untabled(
+                [Preset("degage", _("Terrain dégagé (0)"), {"terrain": 0})],
+                selectors.terrain_list(),
+                lambda x: {"terrain": x.modifier},
+                lambda x: f"{x.name} ({sg(x.modifier)})",
+                lambda x: x.name,
+            ),
         ),
-        PresetGroup("blow", "blows.{row}", _("Coup spécial"), blows),
+        PresetGroup("blow", "blows.{row}", _("Coup spécial"), blows, "blow"),
     ]
 
 
@@ -544,17 +611,15 @@ def tables() -> list[Table]:
     """The tables a request names by key (issue 14, calculator/tables.py): a creature au contact
     (``redcap``) or à distance (``redcap-a-distance``) as the attacker or the defender, a special
     blow (``desarmer``), an allure (``course``), a mount."""
-    creatures = selectors.creature_list()
-    rows = [(c, False) for c in creatures] + [(c, True) for c in creatures]
     return [
         table_of(
             "creature",
             _("Créature du bestiaire"),
             ("attacker", "defender"),
-            rows,
-            lambda cr: to_data(combatant(cr[0], ranged=cr[1])),
-            name=lambda cr: f"{cr[0].name} à distance" if cr[1] else cr[0].name,
-            label_of=lambda cr: f"{creature_label(cr[0])} — {_('à distance') if cr[1] else _('au contact')}",
+            creature_sides(selectors.creature_list()),
+            lambda s: to_data(combatant(s.creature, ranged=s.ranged)),
+            name=side_name,
+            label_of=side_label,
         ),
         table_of(  # the seed's numbers come with the name (``kind``); a row states only what departs from them
             "blow",
@@ -572,7 +637,7 @@ def tables() -> list[Table]:
             selectors.allure_list(),
             lambda a: {k: v for k, v in allure_values(a).items() if v != ""},
             name=lambda a: a.pace,
-            label_of=lambda a: f"{a.get_pace_display()} ({sg(a.malus)})",
+            label_of=allure_label,
         ),
         table_of(
             "mount",
@@ -625,9 +690,10 @@ PLUGIN = register(
 
 
 def action_presets() -> list[PresetGroup]:
-    fighters = [Preset(str(c.pk), creature_label(c), fighter_values(c)) for c in selectors.creature_list()]
+    """The Action's bestiary choices: a creature sends its key in the ``fighter`` table (issue 14)."""
+    fighters = bestiary_presets(selectors.creature_list(), fighter_values, label=creature_label)
     return [
-        PresetGroup("fighter", "fighters.{row}", _("Combattant du bestiaire"), fighters),
+        PresetGroup("fighter", "fighters.{row}", _("Combattant du bestiaire"), fighters, "fighter"),
         tactic_group("fighter_tactic", "fighters.{row}.tactic", _("Tactique")),
     ]
 

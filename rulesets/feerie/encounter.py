@@ -853,7 +853,7 @@ def from_preset(values: Mapping[str, Any], entry: Entry | None = None) -> dict[s
     """A bestiary creature (the exchange page's « Attaquant du bestiaire » entry, au contact or à
     distance) as a state: its name and its grammar (issue 15), its Aspects, its Essence as the
     starting Essence, its Attributs, and « Combat à distance » for the « à distance » entry (keys
-    ``<pk>.r``, bestiary/feerie/web.py)."""
+    ``redcap-a-distance.r``, bestiary/feerie/web.py)."""
     keys = ("name", "vigilance", "habilete", "puissance", "resistance", "taille", "essence")
     data: dict[str, Any] = {k: values[k] for k in keys if k in values}
     if entry is not None and entry.key.endswith(".r"):

@@ -14,6 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.feerie.models import Creature
+from calculator.tables import row_key
 from encounters.models import Combatant
 from tests.encounters.helpers import add, advance, apply, detail_url, open_calculator, redo, resolve, states, undo
 from tests.factories_encounters import EncounterFactory
@@ -138,9 +139,10 @@ def final(page_html: str) -> dict[str, str]:
 
 
 def creature(client, encounter, name, mode="m", as_name=""):
-    """A bestiary entry joins (« au contact » ``m`` or « à distance » ``r``)."""
-    preset = Creature.objects.get(name=name)
-    response = add(client, encounter, preset=f"feerique:{preset.pk}.{mode}", name=as_name, count="1")
+    """A bestiary entry joins (« au contact » ``m`` or « à distance » ``r``), by the key the page sends
+    (issue 14): ``redcap.m``, ``wichtln-a-distance.r``."""
+    side = Creature.objects.get(name=name).name + (" à distance" if mode == "r" else "")
+    response = add(client, encounter, preset=f"feerique:{row_key(side)}.{mode}", name=as_name, count="1")
     assert response.status_code == 303, response.content.decode()[:2000]
     return encounter.combatants.order_by("-pk").first()
 

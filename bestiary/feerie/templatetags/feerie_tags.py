@@ -19,7 +19,7 @@ from bestiary.feerie.web import NO_TACTIC, TacticGroup, creature_label_of
 from calculator.forms import ScenarioForm
 from calculator.html import fmt, fmt_join
 from calculator.plugins import Preset, PresetGroup
-from calculator.templatetags.estoc import adjust_parts, render_field, select_html
+from calculator.templatetags.estoc import adjust_parts, preset_error, render_field, select_html
 from rulesets.core.french import typography
 from rulesets.feerie.model import Mode
 
@@ -68,7 +68,8 @@ def preset_choice(
     prefix = group.prefix.replace("{row}", str(row))
     name = _path("preset", key, row)
     selected = _chosen(form, name, group.presets, lambda p: scene.matches(prefix, p.values))
-    return select_html(name, label or group.label, ((p.key, typography(p.label), "") for p in group.presets), selected)
+    options = ((p.key, typography(p.label), "") for p in group.presets)
+    return select_html(name, label or group.label, options, selected, error=preset_error(form, name))
 
 
 @register.simple_tag(takes_context=True)
@@ -83,7 +84,7 @@ def creature_select(context: template.Context, form: ScenarioForm, side: str) ->
     name = _path("preset", side)
     selected = _chosen(form, name, presets, lambda p: scene.is_creature(side, p.values))
     options = ((p.key, creature_label_of(p.values), "") for p in presets)
-    return select_html(name, _("Bestiaire"), options, selected)
+    return select_html(name, _("Bestiaire"), options, selected, error=preset_error(form, name))
 
 
 def _tactic_options(scene: Scene, group: TacticGroup, prefix: str, cap: int | None) -> tuple[list[Option], str]:
@@ -117,7 +118,8 @@ def tactic_select(context: template.Context, form: ScenarioForm, side: str) -> S
     scene = scene_of(form)
     options, selected = _tactic_options(scene, group, f"{side}.tactic", scene.tactic_cap(side))
     placeholder = _("— sur mesure —") if not selected else None
-    return select_html(_path("preset", group.key), group.label, options, selected, placeholder)
+    name = _path("preset", group.key)
+    return select_html(name, group.label, options, selected, placeholder, error=preset_error(form, name))
 
 
 @register.simple_tag(takes_context=True)
@@ -130,7 +132,8 @@ def fighter_tactic_select(context: template.Context, form: ScenarioForm, row: in
     cap = lines.integer(scene.get(f"fighters.{row}.tactic_cap"))
     options, selected = _tactic_options(scene, group, f"fighters.{row}.tactic", cap)
     placeholder = _("— sur mesure —") if not selected else None
-    return select_html(_path("preset", group.key, row), group.label, options, selected, placeholder)
+    name = _path("preset", group.key, row)
+    return select_html(name, group.label, options, selected, placeholder, error=preset_error(form, name))
 
 
 @register.simple_tag(takes_context=True)
@@ -148,7 +151,7 @@ def blow_select(context: template.Context, form: ScenarioForm, row: int) -> Safe
         options.append((p.key, typography(p.label), next(iter(refused.values()), "").rstrip(".")))
     name = _path("preset", "blow", row)
     selected = _chosen(form, name, group.presets, lambda p: scene.matches(prefix, p.values))
-    return select_html(name, group.label, options, selected)
+    return select_html(name, group.label, options, selected, error=preset_error(form, name))
 
 
 # --- the Action: combatants by name ----------------------------------------------------------------------
