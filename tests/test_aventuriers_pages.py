@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.aventuriers.models import Monster, Weapon
+from calculator.tables import row_key
 from rulesets.core.registry import get
 from tests.pages import text
 
@@ -239,7 +240,7 @@ def test_the_success_test_reads_the_blue_die(client):
 
 def test_loading_a_monster_fills_the_target_and_its_four_dice_rows(client):
     chef = Monster.objects.get(name="Chef orc")
-    data = {**without_dice(ELWEN), "preset.def_monster": str(chef.pk), "_load": "preset.def_monster"}
+    data = {**without_dice(ELWEN), "preset.def_monster": row_key(chef.name), "_load": "preset.def_monster"}
     response = client.post(URL, data)
     assert response.status_code == 200
     body = response.content.decode()
@@ -252,7 +253,7 @@ def test_loading_a_monster_fills_the_target_and_its_four_dice_rows(client):
 
 def test_loading_a_weapon_fills_the_attackers_weapon(client):
     bow = Weapon.objects.get(name="Arc long")
-    data = {**without_dice(ELWEN), "preset.atk_weapon": str(bow.pk), "_load": "preset.atk_weapon"}
+    data = {**without_dice(ELWEN), "preset.atk_weapon": row_key(bow.name), "_load": "preset.atk_weapon"}
     body = client.post(URL, data).content.decode()
     assert 'name="attacker.weapon.name" value="Arc long"' in body
     assert 'name="attacker.weapon.dice.1.count" value="2"' in body

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from bestiary.aventuriers import table_mode
 from bestiary.aventuriers.models import Monster, Protection, Weapon
 from bestiary.aventuriers.table_mode import settle
+from calculator.tables import row_key
 from tests.pages import NBSP, plain
 from tests.test_table_mode import Fields, controls, form_data
 
@@ -193,7 +194,7 @@ def test_the_page_leads_with_the_situation_and_the_names(client):
 def test_a_hybrid_weapon_puts_the_mode_among_the_choices(client):
     javelin = Weapon.objects.get(name="Javelot")
     response = client.post(
-        URL, page_data(client, **{"_load": "preset.atk_weapon", "preset.atk_weapon": str(javelin.pk)})
+        URL, page_data(client, **{"_load": "preset.atk_weapon", "preset.atk_weapon": row_key(javelin.name)})
     )
     assert "mode" in visible_fields(response)
     assert "« Javelot » : hybride, 1 dé noir + 1 dé bleu" in unspaced(html.unescape(response.content.decode()))
@@ -202,7 +203,9 @@ def test_a_hybrid_weapon_puts_the_mode_among_the_choices(client):
 @pytest.mark.usefixtures("bestiary")
 def test_loading_a_bow_makes_a_ranged_attack_from_two_squares_and_says_so(client):
     bow_ = Weapon.objects.get(name="Arc court")
-    response = client.post(URL, page_data(client, **{"_load": "preset.atk_weapon", "preset.atk_weapon": str(bow_.pk)}))
+    response = client.post(
+        URL, page_data(client, **{"_load": "preset.atk_weapon", "preset.atk_weapon": row_key(bow_.name)})
+    )
     assert response.status_code == 200
     assert response.context["scenario"] is not None
     assert not response.context["form"].errors
@@ -224,7 +227,7 @@ def test_loading_a_bow_makes_a_ranged_attack_from_two_squares_and_says_so(client
 def test_an_archer_monster_as_attacker_shoots(client):
     archer = Monster.objects.get(name="Gobelin archer")
     response = client.post(
-        URL, page_data(client, **{"_load": "preset.atk_monster", "preset.atk_monster": str(archer.pk)})
+        URL, page_data(client, **{"_load": "preset.atk_monster", "preset.atk_monster": row_key(archer.name)})
     )
     assert selected(response.content.decode(), "mode") == "distance"
     assert response.context["scenario"].mode.value == "distance"
@@ -310,7 +313,7 @@ def test_the_die_boxes_follow_the_weapon_and_the_protection_loaded(client):
     one box per die of the new weapon and of the target's new protection."""
     longsword = Weapon.objects.get(name="Épée longue")
     response = client.post(
-        URL, page_data(client, **{"_load": "preset.atk_weapon", "preset.atk_weapon": str(longsword.pk)}), **HTMX
+        URL, page_data(client, **{"_load": "preset.atk_weapon", "preset.atk_weapon": row_key(longsword.name)}), **HTMX
     )
     boxes = die_inputs(response.content.decode())
     assert [n for n, _i, _t in boxes] == ["dice.attaque.1", "dice.attaque.2", "dice.defense.1"]
@@ -320,7 +323,7 @@ def test_the_die_boxes_follow_the_weapon_and_the_protection_loaded(client):
         **form_data(controls(response)),
         "_f": "1",
         "_load": "preset.def_protection",
-        "preset.def_protection": str(harness.pk),
+        "preset.def_protection": row_key(harness.name),
     }
     boxes = die_inputs(client.post(URL, data, **HTMX).content.decode())
     assert [n for n, _i, _t in boxes] == ["dice.attaque.1", "dice.attaque.2", "dice.defense.1", "dice.defense.2"]
@@ -405,7 +408,7 @@ def test_the_name_s_grammar_waits_behind_ajuster_and_a_monster_fills_it(client):
     assert selected(body, "attacker.grammar.article") == "propre"
     spider = Monster.objects.get(name="Araignée géante")
     response = client.post(
-        URL, page_data(client, **{"_load": "preset.def_monster", "preset.def_monster": str(spider.pk)})
+        URL, page_data(client, **{"_load": "preset.def_monster", "preset.def_monster": row_key(spider.name)})
     )
     body = response.content.decode()
     assert (selected(body, "defender.grammar.article"), selected(body, "defender.grammar.gender")) == ("defini", "f")

@@ -6,6 +6,7 @@ from django.core.management import call_command
 from bestiary.encore import selectors
 from bestiary.encore.models import NPC, Weapon
 from calculator import services
+from calculator.tables import row_key
 from rulesets.core.registry import get
 from tests.factories import EncoreNPCFactory, EncoreSettingsFactory, HealthTierFactory
 
@@ -79,7 +80,7 @@ def test_a_factory_npc_appears_in_the_presets():
 
     npc = EncoreNPCFactory(name="Gobelin")
     group = next(g for g in presets() if g.key == "npc")
-    assert group.find(str(npc.pk)).values["name"] == "Gobelin"
+    assert group.find(row_key(npc.name)).values["name"] == "Gobelin"
 
 
 def test_every_fixture_npc_says_its_name_with_an_explicit_grammar():
@@ -115,7 +116,7 @@ def test_the_npc_presets_carry_the_names_grammar(fixtures):
     from bestiary.encore.web import presets
 
     witch = NPC.objects.get(name="Sorcière des marais")
-    values = next(g for g in presets() if g.key == "npc").find(str(witch.pk)).values
+    values = next(g for g in presets() if g.key == "npc").find(row_key(witch.name)).values
     assert (values["grammar.article"], values["grammar.gender"], values["grammar.elision"]) == ("defini", "f", "auto")
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.encore.models import NPC
+from calculator.tables import row_key
 from tests.pages import text
 
 pytestmark = pytest.mark.django_db
@@ -162,7 +163,7 @@ def test_a_bad_value_in_htmx_is_a_422_fragment_with_the_message(client):
 
 def test_loading_a_bestiary_npc_fills_its_row(client):
     ogre = NPC.objects.get(name="Ogre des collines")
-    data = {**ALDRIC, "preset.npc.0": str(ogre.pk), "_load": "preset.npc.0"}
+    data = {**ALDRIC, "preset.npc.0": row_key(ogre.name), "_load": "preset.npc.0"}
     response = client.post("/encore/", data)
     assert response.status_code == 200
     body = response.content.decode()

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from bestiary.encore import table_mode
 from bestiary.encore.models import NPC, Protection, Weapon
 from bestiary.encore.table_mode import settle
+from calculator.tables import row_key
 from tests.pages import NBSP, plain
 from tests.test_table_mode import controls, form_data
 
@@ -137,7 +138,7 @@ def test_the_page_leads_with_the_action_the_roll_and_the_names(client):
 @pytest.mark.usefixtures("bestiary")
 def test_the_summary_lines_follow_the_bestiary_picks(client):
     sword = Weapon.objects.get(name="Épée longue")
-    data = page_data(client, **{"_load": "preset.weapon", "preset.weapon": str(sword.pk)})
+    data = page_data(client, **{"_load": "preset.weapon", "preset.weapon": row_key(sword.name)})
     response = client.post(URL, data)
     assert "Lourde : 3 dégâts" in flat(html.unescape(response.content.decode()))
     pavois = Protection.objects.get(name="Pavois")
@@ -146,12 +147,12 @@ def test_the_summary_lines_follow_the_bestiary_picks(client):
         "_f": "1",
         "pc.armour": "1",
         "_load": "preset.cover",
-        "preset.cover": str(pavois.pk),
+        "preset.cover": row_key(pavois.name),
     }
     response = client.post(URL, data)
     assert "Protection 2 (armure 1, couvert 2)" in flat(html.unescape(response.content.decode()))
     ogre = NPC.objects.get(name="Ogre des collines")
-    data = {**form_data(controls(response)), "_f": "1", "_load": "preset.npc.0", "preset.npc.0": str(ogre.pk)}
+    data = {**form_data(controls(response)), "_f": "1", "_load": "preset.npc.0", "preset.npc.0": row_key(ogre.name)}
     body = flat(html.unescape(client.post(URL, data).content.decode()))
     assert "Menace 3, Santé 10, arme 4, Protection 1, boss" in body
 
@@ -198,7 +199,12 @@ def test_adding_an_npc_makes_an_area_attack_and_says_what_it_needs(client):
     assert re.search(r'<details class="adjust" data-adjust="weapon.pc" open>', body)
     assert "Une attaque sur plusieurs PNJ demande une arme de zone." in body
     grenade = Weapon.objects.get(name="Grenade")
-    data = {**form_data(controls(response)), "_f": "1", "_load": "preset.weapon", "preset.weapon": str(grenade.pk)}
+    data = {
+        **form_data(controls(response)),
+        "_f": "1",
+        "_load": "preset.weapon",
+        "preset.weapon": row_key(grenade.name),
+    }
     response = client.post(URL, data)
     assert response.context["scenario"] is not None
     assert not response.context["form"].errors
@@ -207,7 +213,7 @@ def test_adding_an_npc_makes_an_area_attack_and_says_what_it_needs(client):
 @pytest.mark.usefixtures("bestiary")
 def test_loading_a_boss_untick_the_interposition_and_opens_nothing_in_error(client):
     ogre = NPC.objects.get(name="Ogre des collines")
-    data = page_data(client, **{"strike.interpose": "on", "_load": "preset.npc.0", "preset.npc.0": str(ogre.pk)})
+    data = page_data(client, **{"strike.interpose": "on", "_load": "preset.npc.0", "preset.npc.0": row_key(ogre.name)})
     response = client.post(URL, data)
     assert response.context["scenario"] is not None
     assert not response.context["form"].errors
@@ -222,7 +228,12 @@ def test_a_new_npc_does_not_inherit_the_attacks_left_of_the_previous_one(client)
     brigand = NPC.objects.get(name="Brigand")  # Menace 1
     data = page_data(
         client,
-        **{"npcs.0.menace": "3", "npcs.0.attacks_left": "3", "_load": "preset.npc.0", "preset.npc.0": str(brigand.pk)},
+        **{
+            "npcs.0.menace": "3",
+            "npcs.0.attacks_left": "3",
+            "_load": "preset.npc.0",
+            "preset.npc.0": row_key(brigand.name),
+        },
     )
     response = client.post(URL, data)
     assert not response.context["form"].errors
@@ -274,7 +285,7 @@ def test_each_name_has_its_grammar_behind_ajuster_said_as_the_story_says_it(clie
 @pytest.mark.usefixtures("bestiary")
 def test_a_bestiary_npc_fills_its_names_grammar_and_the_story_says_it(client):
     witch = NPC.objects.get(name="Sorcière des marais")
-    data = page_data(client, **{"_load": "preset.npc.0", "preset.npc.0": str(witch.pk)})
+    data = page_data(client, **{"_load": "preset.npc.0", "preset.npc.0": row_key(witch.name)})
     response = client.post(URL, data)
     body = html.unescape(response.content.decode())
     assert option_selected(body, "npcs.0.grammar.article") == "defini"

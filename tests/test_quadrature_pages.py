@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.quadrature.models import Adversary
+from calculator.tables import row_key
 from tests.pages import text
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +22,8 @@ def bestiary():
 
 
 def load(client, name):
-    pk = Adversary.objects.get(name=name).pk
-    response = client.get(f"/quadrature/?_f=1&_load=preset.creature&preset.creature={pk}")
+    key = row_key(Adversary.objects.get(name=name).name)
+    response = client.get(f"/quadrature/?_f=1&_load=preset.creature&preset.creature={key}")
     assert response.status_code == 200
     return response
 
@@ -73,8 +74,8 @@ def test_loading_a_bestiary_creature_fills_its_sheet(client):
 
 def test_loading_a_small_creature_over_a_large_one_blanks_the_extra_rows(client):
     wyrm = form_values(load(client, "Wyrm des brumes"))
-    rat_pk = Adversary.objects.get(name="Rat géant des cales").pk
-    response = client.get("/quadrature/", {**wyrm, "_load": "preset.creature", "preset.creature": rat_pk})
+    rat = row_key(Adversary.objects.get(name="Rat géant des cales").name)
+    response = client.get("/quadrature/", {**wyrm, "_load": "preset.creature", "preset.creature": rat})
     values = form_values(response)
     assert values["adversary.blocks.2.boxes"] == "0"
     assert "Souffle de brume" not in text(response).split("La fiche vivante")[1].split("Ajuster la fiche")[0]
@@ -217,7 +218,7 @@ def test_a_deck_card_can_be_loaded_from_the_bestiary(client):
     from bestiary.quadrature.models import ActionCard
 
     card = ActionCard.objects.get(name="Charge")
-    response = client.get("/quadrature/", {**values, "_load": "preset.card.1", "preset.card.1": card.pk})
+    response = client.get("/quadrature/", {**values, "_load": "preset.card.1", "preset.card.1": row_key(card.name)})
     assert form_values(response)["adversary.deck.1.name"] == "Charge"
 
 
@@ -297,7 +298,7 @@ def test_loading_a_card_over_one_a_block_grants_moves_the_block_to_it(client):
 
     values = form_values(client.get("/quadrature/"))
     charge = ActionCard.objects.get(name="Charge")
-    response = client.post("/quadrature/", {**values, "_load": "preset.card.0", "preset.card.0": charge.pk})
+    response = client.post("/quadrature/", {**values, "_load": "preset.card.0", "preset.card.0": row_key(charge.name)})
     assert response.status_code == 200
     assert response.context["scenario"] is not None
     assert form_values(response)["adversary.blocks.3.label"] == "Charge"

@@ -17,6 +17,7 @@ from pypdf import PdfReader
 
 from bestiary.quadrature import pdf
 from bestiary.quadrature.models import Adversary
+from calculator.tables import row_key
 from tests.pages import text
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +49,7 @@ def largest_creature() -> str:
 
 
 def creature_query(name: str) -> str:
-    return f"_f=1&_load=preset.creature&preset.creature={Adversary.objects.get(name=name).pk}"
+    return f"_f=1&_load=preset.creature&preset.creature={row_key(Adversary.objects.get(name=name).name)}"
 
 
 def read(response) -> PdfReader:

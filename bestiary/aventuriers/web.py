@@ -9,7 +9,7 @@ from bestiary.aventuriers import selectors, table_mode
 from bestiary.aventuriers.models import Monster, MonsterDie, Protection, Weapon
 from calculator.forms import permalink_query
 from calculator.plugins import Preset, PresetGroup, Table, WebPlugin, register
-from calculator.tables import table_of
+from calculator.tables import bestiary_presets, table_of
 from rulesets.aventuriers import speech
 from rulesets.aventuriers.model import Action, Facing, Reach
 from rulesets.aventuriers.zones import adjacent
@@ -83,25 +83,29 @@ def pick_label(name: str, rows: Any, names: dict[str, str]) -> str:
 
 
 def presets() -> list[PresetGroup]:
+    """The page's bestiary choices, each sending its row's key, the key of the API's ``monster``,
+    ``weapon`` and ``protection`` tables (issue 14, « the page sends keys too »)."""
     dice = selectors.die_type_list()
     filler = dice[0].key if dice else "bleu"
     names = {d.key: d.name for d in dice}
-    monsters = [Preset(str(m.pk), str(m), monster_values(m, filler)) for m in selectors.monster_list()]
-    weapons = [
-        Preset(str(w.pk), pick_label(w.name, w.dice.all(), names), weapon_values(w, filler))
-        for w in selectors.weapon_list()
-    ]
-    protections = [
-        Preset(str(p.pk), pick_label(p.name, p.dice.all(), names), protection_values(p, filler))
-        for p in selectors.protection_list()
-    ]
+    monsters = bestiary_presets(selectors.monster_list(), lambda m: monster_values(m, filler))
+    weapons = bestiary_presets(
+        selectors.weapon_list(),
+        lambda w: weapon_values(w, filler),
+        label=lambda w: pick_label(w.name, w.dice.all(), names),
+    )
+    protections = bestiary_presets(
+        selectors.protection_list(),
+        lambda p: protection_values(p, filler),
+        label=lambda p: pick_label(p.name, p.dice.all(), names),
+    )
     return [
-        PresetGroup(key="atk_monster", prefix="attacker", label=_("Monstre du bestiaire"), presets=monsters),
-        PresetGroup(key="atk_weapon", prefix="attacker.weapon", label=_("Arme ou sort"), presets=weapons),
-        PresetGroup(key="atk_protection", prefix="attacker", label=_("Protection"), presets=protections),
-        PresetGroup(key="def_monster", prefix="defender", label=_("Monstre du bestiaire"), presets=monsters),
-        PresetGroup(key="def_weapon", prefix="defender.weapon", label=_("Arme ou sort"), presets=weapons),
-        PresetGroup(key="def_protection", prefix="defender", label=_("Protection"), presets=protections),
+        PresetGroup("atk_monster", "attacker", _("Monstre du bestiaire"), monsters, "monster"),
+        PresetGroup("atk_weapon", "attacker.weapon", _("Arme ou sort"), weapons, "weapon"),
+        PresetGroup("atk_protection", "attacker", _("Protection"), protections, "protection"),
+        PresetGroup("def_monster", "defender", _("Monstre du bestiaire"), monsters, "monster"),
+        PresetGroup("def_weapon", "defender.weapon", _("Arme ou sort"), weapons, "weapon"),
+        PresetGroup("def_protection", "defender", _("Protection"), protections, "protection"),
         *board_presets(),
     ]
 

@@ -6,49 +6,40 @@ from django.utils.translation import gettext as _
 
 from bestiary.encore import selectors, table_mode
 from bestiary.encore.models import Protection
-from calculator.plugins import Preset, PresetGroup, Table, WebPlugin, register
-from calculator.tables import table_of
+from calculator.plugins import PresetGroup, Table, WebPlugin, register
+from calculator.tables import bestiary_presets, keys_by_pk, table_of
 from rulesets.core.request import Resolution
 
 
+def _npc_values(n: Any) -> dict[str, Any]:
+    return {
+        "name": n.name,
+        # the name's grammar (issue 15): the story says « l'Arbalétrier », « la Sorcière »
+        **n.grammar_values(),
+        "menace": n.menace,
+        "sante": n.sante,
+        "weapon": n.weapon.damage,
+        "protection": n.protection,
+        "boss": n.boss,
+        # another creature: the attacks left of the previous one do not carry over
+        "attacks_left": "",
+    }
+
+
 def presets() -> list[PresetGroup]:
-    npcs = [
-        Preset(
-            key=str(n.pk),
-            label=str(n),
-            values={
-                "name": n.name,
-                # the name's grammar (issue 15): the story says « l'Arbalétrier », « la Sorcière »
-                **n.grammar_values(),
-                "menace": n.menace,
-                "sante": n.sante,
-                "weapon": n.weapon.damage,
-                "protection": n.protection,
-                "boss": n.boss,
-                # another creature: the attacks left of the previous one do not carry over
-                "attacks_left": "",
-            },
-        )
-        for n in selectors.npc_list()
-    ]
-    weapons = [
-        Preset(
-            key=str(w.pk),
-            label=str(w),
-            values={"weapon": w.damage, "weapon_area": w.area, "weapon_limit": w.target_limit},
-        )
-        for w in selectors.weapon_list()
-    ]
-    armours = [
-        Preset(key=str(p.pk), label=str(p), values={"armour": p.value})
-        for p in selectors.protection_list(Protection.Kind.ARMOUR)
-    ]
-    covers = [
-        Preset(key=str(p.pk), label=str(p), values={"cover": p.value})
-        for p in selectors.protection_list(Protection.Kind.COVER)
-    ]
+    """The page's bestiary choices. Each sends its row's key (issue 14, « the page sends keys
+    too »): a PNJ the key of the ``npc`` table, the API's; a PJ's weapon, armour or cover, which
+    the API takes as numbers of the sheet, the slug of its name."""
+    npc_rows = selectors.npc_list()
+    npcs = bestiary_presets(npc_rows, _npc_values, keys=keys_by_pk(npc_rows))
+    weapons = bestiary_presets(
+        selectors.weapon_list(),
+        lambda w: {"weapon": w.damage, "weapon_area": w.area, "weapon_limit": w.target_limit},
+    )
+    armours = bestiary_presets(selectors.protection_list(Protection.Kind.ARMOUR), lambda p: {"armour": p.value})
+    covers = bestiary_presets(selectors.protection_list(Protection.Kind.COVER), lambda p: {"cover": p.value})
     return [
-        PresetGroup(key="npc", prefix="npcs.{row}", label=_("PNJ du bestiaire"), presets=npcs),
+        PresetGroup(key="npc", prefix="npcs.{row}", label=_("PNJ du bestiaire"), presets=npcs, table="npc"),
         PresetGroup(key="weapon", prefix="pc", label=_("Arme du bestiaire"), presets=weapons),
         PresetGroup(key="armour", prefix="pc", label=_("Armure"), presets=armours),
         PresetGroup(key="cover", prefix="pc", label=_("Couvert"), presets=covers),

@@ -11,7 +11,7 @@ from bestiary.quadrature import selectors
 from bestiary.quadrature.settle import settle
 from calculator.grammar import describe_grammar, grammar_of
 from calculator.plugins import Preset, PresetGroup, Table, TableValues, WebPlugin, register
-from calculator.tables import table_of
+from calculator.tables import bestiary_presets, keys_by_pk, table_of
 from rulesets.core.french import MINUS, typography
 from rulesets.core.request import Resolution
 from rulesets.core.schema import ScenarioError, flatten, to_data
@@ -40,21 +40,33 @@ def creature_presets() -> list[Preset]:
     for _a, data in sheets:
         for key in rows:
             rows[key] = max(rows[key], len(data[key]))
+    keys = keys_by_pk(adversaries)
     return [
         Preset(
-            key=str(a.pk),
+            key=keys[a.pk],
             label=f"{'🕷️ ' if a.kind == 'horde' else ''}{a.name}" + (f" — {a.power.name}" if a.power else ""),
             values=_padded(data, rows),
+            origin=str(a.pk),
         )
         for a, data in sheets
     ]
 
 
 def presets() -> list[PresetGroup]:
-    cards = [Preset(key=str(c.pk), label=str(c), values=flatten(selectors.card_data(c))) for c in selectors.card_list()]
+    """The page's bestiary choices, each sending its row's key, the key of the API's ``adversary``
+    and ``card`` tables (issue 14, « the page sends keys too »)."""
+    cards = bestiary_presets(selectors.card_list(), lambda c: flatten(selectors.card_data(c)))
     return [
-        PresetGroup(key="creature", prefix="adversary", label=_("Adversaire du bestiaire"), presets=creature_presets()),
-        PresetGroup(key="card", prefix="adversary.deck.{row}", label=_("Carte du bestiaire"), presets=cards),
+        PresetGroup(
+            key="creature",
+            prefix="adversary",
+            label=_("Adversaire du bestiaire"),
+            presets=creature_presets(),
+            table="adversary",
+        ),
+        PresetGroup(
+            key="card", prefix="adversary.deck.{row}", label=_("Carte du bestiaire"), presets=cards, table="card"
+        ),
     ]
 
 

@@ -136,8 +136,8 @@ def test_a_printed_sheet_is_one_a5_landscape_page(browser, live_server, bestiary
     page = context.new_page()
     page.goto(f"{live_server.url}/quadrature/")
     if name:
-        pk = creature_option(page, name)
-        page.goto(f"{live_server.url}/quadrature/?_f=1&_load=preset.creature&preset.creature={pk}")
+        key = creature_option(page, name)  # the row's key (issue 14)
+        page.goto(f"{live_server.url}/quadrature/?_f=1&_load=preset.creature&preset.creature={key}")
     page.wait_for_load_state("networkidle")
     assert_one_a5_landscape_page(page.pdf(prefer_css_page_size=True))
     # a closed « La fiche vivante » still prints its sheet

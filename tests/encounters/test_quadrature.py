@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from bestiary.quadrature.models import Adversary
+from calculator.tables import row_key
 from encounters.models import Combatant, Encounter
 from tests.encounters import helpers
 from tests.encounters.helpers import add, advance, detail_url, open_calculator, redo, states, undo
@@ -59,7 +60,7 @@ def pc(encounter, **state):
 
 def from_bestiary(client, encounter, name, count="1"):
     preset = Adversary.objects.get(name=name)
-    response = add(client, encounter, preset=f"adversaire:{preset.pk}", count=count)
+    response = add(client, encounter, preset=f"adversaire:{row_key(preset.name)}", count=count)
     assert response.status_code == 303, response.content.decode()[:2000]
     return encounter.combatants.order_by("-pk").first()
 
