@@ -84,17 +84,17 @@ def bestiary_presets(
     keys: Mapping[Any, str] | None = None,
     label: Any = str,
     name: Any = None,
-    suffix: str = "",
+    origin: Any = None,
 ) -> list[Preset]:
     """The page's choices of bestiary rows: each row's key as the API takes it (``keys``, from
     :func:`keys_by_pk` over the whole table when ``objects`` is a part of it), ``label(row)`` shown,
-    ``values(row)`` the fields it fills, ``origin`` its primary key. ``suffix`` tells apart two
-    choices made from one row (Féerie: ``.m`` melee, ``.r`` ranged side of a creature)."""
+    ``values(row)`` the fields it fills, ``origin(row)`` the id the admin's checks know it by
+    (bestiary/validation.py; by default its primary key)."""
     rows = list(objects)
     keys = keys if keys is not None else keys_by_pk(rows, name)
+    origin_of = origin or (lambda row: str(row.pk))
     return [
-        Preset(key=keys[row.pk] + suffix, label=str(label(row)), values=values(row), origin=f"{row.pk}{suffix}")
-        for row in rows
+        Preset(key=keys[row.pk], label=str(label(row)), values=values(row), origin=str(origin_of(row))) for row in rows
     ]
 
 

@@ -284,22 +284,14 @@ def test_feerie_special_blow_and_allure_by_key_bring_the_seeds_numbers(client):
 # -- the page sends keys too: one path for page, API and CLI ----------------------------------
 
 
-def _page_data(slug: str) -> tuple[Any, Any, Any]:
-    """The page's default form data, its defaults and flat defaults (what a first visit posts)."""
+def _page_data(slug: str) -> Any:
+    """The page's default form data (what a first visit posts)."""
     from bestiary.validation import _form_data
     from calculator.services import deep_merge
     from rulesets.core.schema import flatten, to_data
 
-    ruleset, plugin = get(slug), plugins.get(slug)
-    defaults = deep_merge(to_data(ruleset.scenario_type()), plugin.defaults())
-    flat = flatten(defaults)
-    return _form_data(flat), defaults, flat
-
-
-def _page_scenario(slug: str, data: Any, defaults: Any, flat: Any) -> dict[str, Any]:
-    from calculator.forms import ScenarioForm
-
-    return ScenarioForm(get(slug), plugins.get(slug), defaults, data, flat_defaults=flat).payload()["scenario"]
+    defaults = deep_merge(to_data(get(slug).scenario_type()), plugins.get(slug).defaults())
+    return _form_data(flatten(defaults))
 
 
 def _table_path(group: PresetGroup, table: Any) -> str:
@@ -309,13 +301,6 @@ def _table_path(group: PresetGroup, table: Any) -> str:
     found = [p for p in paths if p == prefix or p.startswith(prefix + ".") or not prefix]
     assert len(found) == 1, (group.key, table.key, paths)
     return found[0]
-
-
-def _subtree(scenario: Any, path: str) -> Any:
-    node = scenario
-    for step in path.split("."):
-        node = node[int(step)] if isinstance(node, list | tuple) else getattr(node, step)
-    return node
 
 
 def _groups_with_tables(slug: str) -> list[PresetGroup]:
@@ -360,7 +345,7 @@ def test_loading_a_key_on_the_page_fills_what_the_api_puts_at_that_key(bestiary,
         table = by_key[group.table]
         path = _table_path(group, table)
         for preset in [p for p in group.presets if p.origin]:  # not « À pied », « Aucun coup spécial »
-            data, _defaults, _flat = _page_data(slug)
+            data = _page_data(slug)
             row = "0" if "{row}" in group.prefix else ""
             name = ".".join(p for p in ("preset", group.key, row) if p)
             data["_load"] = name

@@ -253,19 +253,6 @@ def _creature_presets() -> list[Preset]:
     ]
 
 
-def _choices(
-    rows: list[Any],
-    values: Callable[[Any], dict[str, Any]],
-    label: Callable[[Any], str],
-    *,
-    keys: Mapping[Any, str],
-    origin: Callable[[Any], str],
-) -> list[Preset]:
-    """Rows keyed by ``keys`` (their table's keys), known to the admin's checks by ``origin(row)``
-    (the id bestiary/validation.py builds: an allure's pace, a special blow's kind)."""
-    return [Preset(key=keys[r.pk], label=label(r), values=values(r), origin=origin(r)) for r in rows]
-
-
 def _untabled(
     fixed: Iterable[Preset], rows: list[Any], values: Callable[[Any], dict[str, Any]], label: Any, name: Any
 ) -> list[Preset]:
@@ -335,23 +322,13 @@ def presets() -> list[PresetGroup]:
     mounts = [ON_FOOT, *bestiary_presets(mount_rows, mount_values, label=creature_label)]
     allures = [
         STILL,
-        *_choices(
-            allure_rows,
-            allure_values,
-            allure_label,
-            keys=keys_by_pk(allure_rows, lambda a: a.pace),
-            origin=lambda a: str(a.pace),
+        *bestiary_presets(
+            allure_rows, allure_values, label=allure_label, name=lambda a: a.pace, origin=lambda a: a.pace
         ),
     ]
     blows = [
         NO_BLOW,
-        *_choices(
-            blow_rows,
-            blow_values,
-            blow_label,
-            keys=keys_by_pk(blow_rows, lambda b: b.kind),
-            origin=lambda b: str(b.kind),
-        ),
+        *bestiary_presets(blow_rows, blow_values, label=blow_label, name=lambda b: b.kind, origin=lambda b: b.kind),
     ]
     ranges = selectors.range_list()
     return [

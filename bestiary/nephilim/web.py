@@ -10,19 +10,13 @@ from bestiary.nephilim import selectors
 from bestiary.nephilim.models import Ammunition, Approach, DefenceType, Effect, Protection, Weapon, _flat
 from bestiary.nephilim.settle import settle
 from bestiary.nephilim.summaries import TABLE_VALUES
-from calculator.plugins import Preset, PresetGroup, Table, WebPlugin, register
+from calculator.plugins import PresetGroup, Table, WebPlugin, register
 from calculator.tables import bestiary_presets, keys_by_pk, table_of
 from rulesets.core.french import signed
 from rulesets.core.request import Resolution
 from rulesets.core.schema import unflatten
 from rulesets.nephilim.engine import plan
 from rulesets.nephilim.model import DEFENDERS_MAX, ApproachKind, Mode
-
-
-def _presets(rows: list[Any], values: Any, keys: dict[Any, str] | None = None) -> list[Preset]:
-    """The page's choices of ``rows``, keyed as their API table keys them (``keys``, from the whole
-    table, when ``rows`` is a part of it)."""
-    return bestiary_presets(rows, values, keys=keys)
 
 
 def combatant(creature: Any) -> dict[str, Any]:
@@ -85,7 +79,11 @@ def presets() -> list[PresetGroup]:
 
     def ammunition(key: str, rows: list[Ammunition]) -> PresetGroup:
         return PresetGroup(
-            key, "attacker.ammunition", _("Munition"), _presets(rows, ammunition_values, ammunition_keys), "ammunition"
+            key,
+            "attacker.ammunition",
+            _("Munition"),
+            bestiary_presets(rows, ammunition_values, keys=ammunition_keys),
+            "ammunition",
         )
 
     return [
@@ -93,19 +91,21 @@ def presets() -> list[PresetGroup]:
             "attacker",
             "attacker",
             _("Attaquant du bestiaire"),
-            _presets(creatures, lambda c: c.as_attacker()),
+            bestiary_presets(creatures, lambda c: c.as_attacker()),
             "creature_attacker",
         ),
         # both halves of a creature, for an encounter's combatant (the page itself never shows it)
-        PresetGroup("combatant", "", _("Combattant du bestiaire"), _presets(creatures, combatant)),
+        PresetGroup("combatant", "", _("Combattant du bestiaire"), bestiary_presets(creatures, combatant)),
         # the whole tables of approaches, defence types and ammunition, which the encounter and the
         # settled page read (the page offers those of the attack type, of the firearm)
-        PresetGroup("approach", "attacker.approach", _("Approche"), _presets(approaches, approach_values), "approach"),
+        PresetGroup(
+            "approach", "attacker.approach", _("Approche"), bestiary_presets(approaches, approach_values), "approach"
+        ),
         PresetGroup(
             "defence",
             "defenders.{row}.defence",
             _("Type de défense"),
-            _presets(defences, defence_values, defence_keys),
+            bestiary_presets(defences, defence_values, keys=defence_keys),
             "defence",
         ),
         ammunition("ammunition", ammunitions),
@@ -114,7 +114,9 @@ def presets() -> list[PresetGroup]:
                 f"approach_{mode.value}",
                 "attacker.approach",
                 _("Approche"),
-                _presets([a for a in approaches if ApproachKind(a.kind).mode is mode], approach_values, approach_keys),
+                bestiary_presets(
+                    [a for a in approaches if ApproachKind(a.kind).mode is mode], approach_values, keys=approach_keys
+                ),
                 "approach",
             )
             for mode in Mode
@@ -148,26 +150,30 @@ def presets() -> list[PresetGroup]:
             "attacker_effect",
             "attacker.effects.{row}",
             _("Sort, invocation, formule"),
-            _presets(selectors.effect_list(Effect.Side.ATTACKER), lambda e: e.as_scenario()),
+            bestiary_presets(selectors.effect_list(Effect.Side.ATTACKER), lambda e: e.as_scenario()),
             "attacker_effect",
         ),
         PresetGroup(
             "defender",
             "defenders.{row}",
             _("Défenseur du bestiaire"),
-            _presets(creatures, lambda c: c.as_defender()),
+            bestiary_presets(creatures, lambda c: c.as_defender()),
             "creature_defender",
         ),
-        PresetGroup("armour", "defenders.{row}.armour", _("Armure"), _presets(armours, protection), "armour"),
-        PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), _presets(shields, protection), "shield"),
-        PresetGroup("other", "defenders.{row}.other", _("Manteau ou autre"), _presets(others, protection), "other"),
+        PresetGroup("armour", "defenders.{row}.armour", _("Armure"), bestiary_presets(armours, protection), "armour"),
+        PresetGroup("shield", "defenders.{row}.shield", _("Bouclier"), bestiary_presets(shields, protection), "shield"),
+        PresetGroup(
+            "other", "defenders.{row}.other", _("Manteau ou autre"), bestiary_presets(others, protection), "other"
+        ),
         *(
             PresetGroup(
                 f"defender_effect_{n}",
                 "defender_effects.{row}",
                 _("Ajouter sur ce défenseur"),
                 # the target comes with the choice, so this one fills more than the API's row
-                _presets(defender_effects, lambda e, n=n: {**e.as_scenario(), "target": n}, defender_effect_keys),
+                bestiary_presets(
+                    defender_effects, lambda e, n=n: {**e.as_scenario(), "target": n}, keys=defender_effect_keys
+                ),
             )
             for n in range(1, DEFENDERS_MAX + 1)
         ),
@@ -175,7 +181,7 @@ def presets() -> list[PresetGroup]:
             "defender_effect",
             "defender_effects.{row}",
             _("Sort, invocation, formule"),
-            _presets(defender_effects, lambda e: e.as_scenario(), defender_effect_keys),
+            bestiary_presets(defender_effects, lambda e: e.as_scenario(), keys=defender_effect_keys),
             "defender_effect",
         ),
     ]
