@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,6 +10,7 @@ from django.db import transaction
 
 from calculator.sharing import md_escape
 from encounters import services
+from encounters.links import safe_replay_link
 from encounters.models import Combatant, Encounter, LogEntry
 from rulesets.core import encounter as core
 from rulesets.core.french import typography
@@ -33,15 +35,29 @@ ERROR_UNDONE_ORDER = (
     "Journal\u202f: les entrées annulées doivent être les dernières (celles que «\u202fRétablir\u202f» rejouerait)."
 )
 ERROR_TOO_LARGE = "Le fichier dépasse {n} combattants ou {m} entrées de journal."
+ERROR_TOO_LONG = "{field}\u202f: {limit}\u00a0caractères au plus ({length} reçus)."
+ERROR_BAD_DETAIL = "détail\u202f: objet attendu."
+ERROR_PERMALINK_NOT_TEXT = "le lien «\u202frejouer\u202f» doit être un texte."
+ERROR_UNSAFE_PERMALINK = "le lien «\u202frejouer\u202f» doit être un lien du calculateur de ce site."
 
 MAX_COMBATANTS = 200
 MAX_ENTRIES = 5000
+# the models' lengths (encounters/models.py)
+MAX_NAME = 120
+MAX_TITLE = 300
+MAX_CLOCK_LABEL = 120
+IMPORTED = " (importée)"
+IMPORTED_AGAIN = " (importée {n})"
+_IMPORTED_TAIL = re.compile(r" \(importée(?: [0-9]+)?\)$")
 
 
 def entry_data(entry: LogEntry, keys: Mapping[int, str] | None = None) -> dict[str, Any]:
     def key(pk: int) -> str:
         return keys[pk] if keys is not None else str(pk)
 
+    detail = dict(entry.detail) if isinstance(entry.detail, Mapping) else {}
+    if "permalink" in detail:  # an old row's unsafe link goes out empty, as the page shows it
+        detail["permalink"] = entry.permalink
     return {
         "seq": entry.seq,
         "action": entry.action,
@@ -52,7 +68,7 @@ def entry_data(entry: LogEntry, keys: Mapping[int, str] | None = None) -> dict[s
         "undone": entry.undone,
         "clock_before": entry.clock_before,
         "clock_after": entry.clock_after,
-        "detail": entry.detail,
+        "detail": detail,
         "changes": [{**c, "combatant": key(c["combatant"])} for c in entry.changes],
         "created_at": entry.created_at.isoformat() if entry.created_at else None,
     }
@@ -148,7 +164,7 @@ def encounter_import(*, owner: Any, data: Any) -> Encounter:
 
     with transaction.atomic():
         encounter = services.encounter_create(
-            owner=owner, system=rules.system, name=str(data.get("name", "")), clock=clock
+            owner=owner, system=rules.system, name=imported_name(owner, str(data.get("name", ""))), clock=clock
         )
         pks: dict[str, int] = {}
         for position, (key, c) in enumerate(combatants, start=1):
@@ -161,6 +177,39 @@ def encounter_import(*, owner: Any, data: Any) -> Encounter:
             entry.changes = [{**ch, "combatant": pks[ch["combatant"]]} for ch in entry.changes]
         LogEntry.objects.bulk_create(entries)
     return encounter
+
+
+def imported_name(owner: Any, name: str) -> str:
+    """``name``, or when ``owner`` already has an encounter of that name « name (importée) », then
+    « name (importée 2) »…, shortened with « … » to fit in 120 characters. A name that cannot be
+    one (empty, too long) is left to ``services.encounter_create`` to refuse."""
+    name = name.strip()
+    if not name or len(name) > MAX_NAME:
+        return name
+    taken = set(Encounter.objects.filter(owner=owner).values_list("name", flat=True))
+    if name not in taken:
+        return name
+    # the copy of a copy: « X (importée 2) », not « X (importée) (importée) »
+    base = _IMPORTED_TAIL.sub("", name) or name
+    n = 1
+    while True:
+        candidate = _suffixed(base, IMPORTED if n == 1 else IMPORTED_AGAIN.format(n=n))
+        if candidate not in taken:
+            return candidate
+        n += 1
+
+
+def _suffixed(base: str, suffix: str) -> str:
+    if len(base) + len(suffix) <= MAX_NAME:
+        return base + suffix
+    return base[: MAX_NAME - len(suffix) - 1].rstrip() + "…" + suffix
+
+
+def _too_long(value: str, limit: int, field: str) -> str | None:
+    """The message when ``value`` is longer than the model keeps (never cut without a word)."""
+    if len(value) <= limit:
+        return None
+    return ERROR_TOO_LONG.format(field=field, limit=limit, length=len(value))
 
 
 def _combatant_key(raw: Any, n: int, seen: list[tuple[str, Combatant]]) -> str:
@@ -185,9 +234,12 @@ def _combatant(rules: core.EncounterRules, raw: Any, n: int) -> Combatant:
         raise ScenarioError({"file": ERROR_BAD_COMBATANT.format(n=n, message="objet attendu.")})
     kind = str(raw.get("kind", ""))
     state = _state(rules, kind, raw.get("state"), f"Combattant n° {n}")
+    name = str(state.get("name") or raw.get("name") or kind)
+    if message := _too_long(name, MAX_NAME, "nom"):
+        raise ScenarioError({"file": ERROR_BAD_COMBATANT.format(n=n, message=message)})
     return Combatant(
         kind=kind,
-        name=str(state.get("name") or raw.get("name") or kind)[:120],
+        name=name,
         state=state,
         present=bool(raw.get("present", True)),
     )
@@ -232,16 +284,32 @@ def _entry(rules: core.EncounterRules, raw: Any, n: int, keys: set[str]) -> LogE
         clock_after = to_data(parse(rules.clock_type, raw.get("clock_after") or {}))
     except ScenarioError as exc:
         raise fail("; ".join(exc.errors.values())) from None
+    title = str(raw.get("title", ""))
+    clock_label = str(raw.get("clock_label", ""))
+    for value, limit, field in ((title, MAX_TITLE, "titre"), (clock_label, MAX_CLOCK_LABEL, "moment")):
+        if message := _too_long(value, limit, field):
+            raise fail(message)
+    detail = raw.get("detail")
+    if detail is None:
+        detail = {}
+    if not isinstance(detail, Mapping):
+        raise fail(ERROR_BAD_DETAIL)
+    if "permalink" in detail:
+        link = detail["permalink"]
+        if not isinstance(link, str):
+            raise fail(ERROR_PERMALINK_NOT_TEXT)
+        if link and not safe_replay_link(link):
+            raise fail(ERROR_UNSAFE_PERMALINK)
     return LogEntry(
         seq=n,
         action=action,
-        title=str(raw.get("title", ""))[:300],
-        clock_label=str(raw.get("clock_label", ""))[:120],
+        title=title,
+        clock_label=clock_label,
         story=_texts(raw.get("story")),
         lines=_texts(raw.get("lines")),
         changes=changes,
         clock_before=clock_before,
         clock_after=clock_after,
-        detail=dict(raw.get("detail") or {}) if isinstance(raw.get("detail") or {}, Mapping) else {},
+        detail=dict(detail),
         undone=bool(raw.get("undone", False)),
     )

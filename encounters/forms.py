@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from calculator.forms import Leaf, form_field, leaf_default, leaves, list_paths, row_refused
 from calculator.plugins import PresetGroup
 from rulesets.core import encounter as core
+from rulesets.core.french import join
 from rulesets.core.schema import ScenarioError, Spec, flatten, parse_index, unflatten
 
 MAX_COPIES = 12
@@ -180,15 +181,28 @@ class ImportForm(forms.Form):
 def add_form(
     rules: core.EncounterRules, groups: Mapping[str, PresetGroup], data: QueryDict | None = None
 ) -> forms.Form:
-    """Add a combatant: a kind, a bestiary entry or only a name, and how many copies."""
+    """Add a combatant: a bestiary entry (each listed once, under its group) or only a name, its
+    kind (left to the bestiary, or chosen: a Nephilim creature as a PJ), and how many copies."""
     form = forms.Form(data=data)
-    form.fields["kind"] = forms.ChoiceField(label=_("Sorte"), choices=[(k.key, k.label) for k in rules.kinds])
-    choices: list[tuple[str, Any]] = [("", _("— à la main —"))]
-    for k in rules.kinds:
-        group = groups.get(k.preset_group)
-        if group is not None and group.presets:
-            choices.append((str(k.label), [(f"{k.key}:{p.key}", p.label) for p in group.presets]))
-    form.fields["preset"] = forms.ChoiceField(label=_("Du bestiaire"), choices=choices, required=False)
+    defaults = []
+    preset_choices: list[tuple[str, Any]] = [("", _("— à la main —"))]
+    for key in dict.fromkeys(k.preset_group for k in rules.kinds if k.preset_group):
+        group = groups.get(key)
+        if group is None or not group.presets:
+            continue
+        preset_choices.append((str(group.label), [(f"{group.key}:{p.key}", p.label) for p in group.presets]))
+        default = rules.bestiary_kind(key)
+        if default is not None:
+            defaults.append(str(default.label))
+    kind_choices: list[tuple[str, Any]] = [(k.key, k.label) for k in rules.kinds]
+    kind_help = ""
+    if len(preset_choices) > 1:
+        kind_choices.insert(0, ("", _("— selon le bestiaire —")))
+        kind_help = _("«\u202fSelon le bestiaire\u202f»\u202f: {kinds}\u202f; à la main, choisissez la sorte.").format(
+            kinds=join(defaults, "ou")
+        )
+    form.fields["preset"] = forms.ChoiceField(label=_("Du bestiaire"), choices=preset_choices, required=False)
+    form.fields["kind"] = forms.ChoiceField(label=_("Sorte"), choices=kind_choices, required=False, help_text=kind_help)
     form.fields["name"] = forms.CharField(
         label=_("Nom"), required=False, max_length=None, help_text=_("Vide\u202f: le nom du bestiaire.")
     )

@@ -98,5 +98,10 @@ class LogEntry(models.Model):
 
     @property
     def permalink(self) -> str:
-        value: Any = self.detail.get("permalink", "")
-        return str(value)
+        """The « Rejouer ce résultat » link, or "" when the stored one is not a link to this site's
+        calculator (a row written before the import checked it: issue 16)."""
+        from encounters.links import safe_replay_link
+
+        value: Any = self.detail.get("permalink", "") if isinstance(self.detail, dict) else ""
+        return value if safe_replay_link(value) else ""
+

@@ -155,6 +155,55 @@ def diff_lines(state_type: type, name: str, before: Mapping[str, Any] | None, af
     return lines
 
 
+# --- the gauges a change moved ----------------------------------------------------------------------
+
+GAUGE_KEYS = {"name": str, "label": str, "before": int, "after": int, "maximum": int, "tone": str}
+
+
+def gauge_changes(rules: core.EncounterRules, changes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The gauges (Santé, PV, Essence…) each change moved, before → after, for the log entry to show
+    beside its story (issue 16): ``{"name", "label", "before", "after", "maximum", "tone"}``."""
+    out: list[dict[str, Any]] = []
+    for change in changes:
+        sides = [change.get("before") or {}, change.get("after") or {}]
+        if not all(side.get("present") and isinstance(side.get("state"), Mapping) for side in sides):
+            continue
+        try:
+            kind = rules.kind(str(change.get("kind", "")))
+            old, new = (
+                core.Fighter("", str(change.get("name", "")), kind.key, parse(kind.state_type, side["state"]))
+                for side in sides
+            )
+        except (StopIteration, ScenarioError):
+            continue
+        before = {bar.field: bar for bar in rules.bars(old)}
+        for bar in rules.bars(new):
+            was = before.get(bar.field)
+            if was is not None and was.value != bar.value:
+                out.append(
+                    {
+                        "name": new.name,
+                        "label": typography(bar.label),
+                        "before": was.value,
+                        "after": bar.value,
+                        "maximum": bar.maximum,
+                        "tone": bar.tone,
+                    }
+                )
+    return out
+
+
+def entry_gauges(rules: core.EncounterRules, entry: LogEntry) -> list[dict[str, Any]]:
+    """The gauges an entry moved: as written when it was logged, else (an entry logged before
+    issue 16, or an imported one whose list is malformed) worked out again from its changes."""
+    stored = entry.detail.get("gauges")
+    if isinstance(stored, list) and all(
+        isinstance(g, Mapping) and all(type(g.get(k)) is t for k, t in GAUGE_KEYS.items()) for g in stored
+    ):
+        return [dict(g) for g in stored]
+    return gauge_changes(rules, entry.changes)
+
+
 # --- the one way to change an encounter ------------------------------------------------------------
 
 
@@ -228,6 +277,7 @@ def _commit(
             encounter.save(update_fields=["clock"])
             lines += diff_lines(rules.clock_type, "Rencontre", clock_before, encounter.clock)
         lines += list(notes)
+        detail = {**(detail or {}), "gauges": gauge_changes(rules, changes)}
         seq = (encounter.log.aggregate(m=Max("seq"))["m"] or 0) + 1
         # every text of the log in French typography, the rules' own included (issue 15)
         return LogEntry.objects.create(
@@ -241,7 +291,7 @@ def _commit(
             changes=changes,
             clock_before=clock_before,
             clock_after=dict(encounter.clock),
-            detail=dict(detail or {}),
+            detail=detail,
         )
 
 
@@ -446,6 +496,8 @@ def bindings_parse(
             errors[f"role.{role.key}"] = ERROR_ROLE_REQUIRED.format(role=role.label)
         if chosen:
             out[role.key] = tuple(chosen)
+    if not errors and page.check is not None:
+        errors = {f"role.{key}": message for key, message in page.check(out).items()}
     if errors:
         raise ScenarioError(errors)
     return out
@@ -525,8 +577,11 @@ def encounter_apply(
 
 
 def _apply_title(page: core.Page, bindings: Mapping[str, tuple[core.Fighter, ...]], res: Resolution) -> str:
-    """« Aldric contre l'Arbalétrier : Réussite partielle »: each name with its grammar (issue 15)."""
-    groups = [join([noun_of(f.name, f.state).subject for f in fs]) for fs in bindings.values() if fs]
+    """« Aldric contre l'Arbalétrier : Réussite partielle »: each name with its grammar (issue 15),
+    who acts first (the page's ``order``: « Ysolde contre le loup » when she strikes, issue 16)."""
+    order = page.order(res.scenario) if page.order is not None else ()
+    roles = [*order, *(r.key for r in page.roles if r.key not in order)]
+    groups = [join([noun_of(f.name, f.state).subject for f in bindings[r]]) for r in roles if bindings.get(r)]
     who = capitalize(" contre ".join(groups[:2])) if groups else page.label
     return f"{who}\u202f: {res.result.outcome_label}"
 

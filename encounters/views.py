@@ -8,9 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
@@ -21,7 +24,7 @@ from encounters.context import roles_from
 from encounters.forms import MAX_COPIES, DataclassForm, EncounterCreateForm, ImportForm, add_form
 from encounters.models import Combatant, Encounter
 from rulesets.core import encounter as core
-from rulesets.core.french import typography
+from rulesets.core.french import ROLE_NOUNS, Article, Grammar, join, named, typography
 from rulesets.core.registry import load_all
 from rulesets.core.schema import ScenarioError, ascii_number
 
@@ -34,6 +37,12 @@ ERROR_REFUSED_JSON = "Ce fichier est refusé\u202f: {error}"
 ERROR_NO_FILE = "Choisissez un fichier exporté, ou collez son contenu."
 ERROR_FILE_TOO_BIG = "Le fichier dépasse 2\u00a0Mo."
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
+ERROR_KIND_BY_HAND = "Sorte\u202f: choisissez-la pour un combattant saisi à la main."
+ERROR_KIND_CHOOSE = "Sorte\u202f: choisissez {kinds}."
+ERROR_KIND_NOT_FOR_ENTRY = (
+    "Sorte\u202f: «\u202f{entry}\u202f» du bestiaire est de sorte {kinds}\u202f; choisissez-la, "
+    "ou «\u202fselon le bestiaire\u202f»."
+)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -71,13 +80,67 @@ def encounter_list(request: HttpRequest) -> HttpResponse:
     return render(request, "encounters/list.html", _list_context(request, form, ImportForm()), status=status)
 
 
+LIST_CAST = 6  # names shown on the list, then « et N autres »
+
+
+@dataclass
+class Listed:
+    """An encounter on the list: its rule system, where it stands (« Tour 3 ») and who is in it."""
+
+    encounter: Encounter
+    system_name: str
+    clock_label: str
+    cast: str
+
+
+def _cast_name(name: str) -> str:
+    """A name in the list of a cast: a proper name capitalised (« Aldric »), a role word in lower
+    case (« personnage 2 », as the stories say it), a name typed with its article with that article
+    (« la Bête du Gévaudan »); the list's first word is capitalised after."""
+    text = " ".join(name.split())
+    noun = named(text, Grammar(), roles=ROLE_NOUNS)
+    if noun.grammar.article is Article.PROPER and noun.text == text:
+        return capfirst(text)
+    if noun.text.lower() == text.lower():
+        return noun.text
+    return noun.subject
+
+
+def _cast(combatants: list[Combatant]) -> str:
+    """« Aldric, personnage 2 et le Loup », six names at most then « et 3 autres »."""
+    names = [_cast_name(c.name) for c in combatants]
+    if not names:
+        return gettext("aucun combattant")
+    if len(names) > LIST_CAST:
+        others = len(names) - LIST_CAST
+        names = [*names[:LIST_CAST], ngettext("%(n)d autre", "%(n)d autres", others) % {"n": others}]
+    return capfirst(join(names))
+
+
+def _listed(encounter: Encounter, rulesets: dict[str, Any], systems: dict[str, core.EncounterRules]) -> Listed:
+    clock_label = ""
+    rules = systems.get(encounter.system)  # a system no longer registered: its slug, no clock
+    if rules is not None:
+        try:
+            clock_label = typography(rules.clock_label(services.clock_of(encounter)))
+        except ScenarioError:  # a stored clock its rules now refuse: the page itself will say so
+            clock_label = ""
+    ruleset = rulesets.get(encounter.system)
+    return Listed(
+        encounter=encounter,
+        system_name=typography(ruleset.name) if ruleset is not None else encounter.system,
+        clock_label=clock_label,
+        cast=_cast(encounter.present_combatants),  # type: ignore[attr-defined]
+    )
+
+
 def _list_context(request: HttpRequest, form: EncounterCreateForm, import_form: ImportForm) -> dict[str, Any]:
     rulesets = load_all()
-    encounters = Encounter.objects.filter(owner_id=request.user.pk)
+    systems = core.all_rules()
+    present = Prefetch("combatants", queryset=Combatant.objects.filter(present=True), to_attr="present_combatants")
+    encounters = Encounter.objects.filter(owner_id=request.user.pk).prefetch_related(present)
     return {
-        "encounters": [
-            (e, typography(rulesets[e.system].name) if e.system in rulesets else e.system) for e in encounters
-        ],
+        "encounters": [_listed(e, rulesets, systems) for e in encounters],
         "form": form,
         "import_form": import_form,
     }
@@ -130,11 +193,25 @@ class Card:
 
 
 @dataclass
+class ActOption:
+    key: str
+    name: str
+    # the label of the other role that holds this combatant: offered there, not here (issue 16:
+    # the wolf is no ally of itself); a script moves the mark as the game master changes roles
+    taken_by: str = ""
+
+
+@dataclass
 class ActRole:
     role: core.Role
-    options: list[tuple[str, str]]
+    options: list[ActOption]
     selected: list[str]
     error: str = ""
+
+    @property
+    def noun(self) -> str:
+        """The role's label said inside a sentence: « attaquant », an acronym kept (« PJ opposé »)."""
+        return typography(services.kind_noun(str(self.role.label)))
 
 
 @dataclass
@@ -142,6 +219,24 @@ class ActForm:
     page: core.Page
     title: str
     roles: list[ActRole] = field(default_factory=list)
+
+
+def _mark_taken(roles: list[ActRole]) -> None:
+    """A combatant chosen in a single role (the attacker, the adversary) is marked taken in the list
+    roles (defenders, allies): no one holds two roles in one exchange (``services.ERROR_SAME_TWICE``);
+    two single roles that name the same combatant are left to that refusal."""
+    holder: dict[str, ActRole] = {}
+    for r in roles:
+        if r.role.many == 1:
+            for key in r.selected:
+                holder.setdefault(key, r)
+    for r in roles:
+        if r.role.many == 1:
+            continue
+        for option in r.options:
+            other = holder.get(option.key)
+            if other is not None and option.key not in r.selected:
+                option.taken_by = other.noun
 
 
 def _bar(bar: core.Bar) -> dict[str, Any]:
@@ -193,7 +288,9 @@ def detail_context(
     for page in rules.pages:
         act_form = ActForm(page=page, title=typography(page.label))
         for role in page.roles:
-            options = [(card.fighter.key, card.fighter.name) for card in cards if card.fighter.kind in role.kinds]
+            options = [
+                ActOption(card.fighter.key, card.fighter.name) for card in cards if card.fighter.kind in role.kinds
+            ]
             if act is not None and act[0] == page.slug:
                 selected = [k for v in act[1].getlist(f"role.{role.key}") for k in v.split(",") if k]
                 error = act[2].get(f"role.{role.key}", "")
@@ -201,6 +298,7 @@ def detail_context(
                 selected = list(core.call(page.suggest, role.key, everyone, clock, table=table)) if page.suggest else []
                 error = ""
             act_form.roles.append(ActRole(role, options, selected, error))
+        _mark_taken(act_form.roles)
         acts.append(act_form)
     undo = encounter.log.filter(undone=False).order_by("-seq").first()
     redo = encounter.log.filter(undone=True).order_by("seq").first()
@@ -215,7 +313,7 @@ def detail_context(
         "status": [typography(line) for line in rules.status(everyone, clock)],
         "cards": cards,
         "acts": acts,
-        "log": list(encounter.log.order_by("-seq")),
+        "log": [(entry, services.entry_gauges(rules, entry)) for entry in encounter.log.order_by("-seq")],
         "undo": undo,
         "redo": redo,
         "message": typography(message),
@@ -346,16 +444,21 @@ def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         name = request.POST.get("name", "").strip()
         entry: core.Entry | None = None
         if preset_key:
-            preset_kind, _sep, key = preset_key.partition(":")
-            try:
-                group = groups.get(rules.kind(preset_kind).preset_group)
-            except StopIteration:
-                group = None
+            group_key, _sep, key = preset_key.partition(":")
+            able = rules.bestiary_kinds(group_key)
+            group = groups.get(group_key) if able else None
             preset = group.find(key) if group is not None else None
             if preset is None:
                 errors["preset"] = services.ERROR_NO_PRESET
             else:
-                kind, entry = preset_kind, core.Entry(preset.key, preset.label, dict(preset.values))
+                entry = core.Entry(preset.key, preset.label, dict(preset.values))
+                kind, error = _bestiary_kind(rules, group_key, kind, preset.label)
+                if error:
+                    errors["kind"] = error
+        elif not kind and len(rules.kinds) == 1:
+            kind = rules.kinds[0].key
+        elif not kind:
+            errors["kind"] = ERROR_KIND_BY_HAND
         if errors:
             raise ScenarioError(errors)
         services.combatants_join(encounter=encounter, version=version, kind=kind, entry=entry, name=name, count=count)
@@ -367,6 +470,20 @@ def combatant_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return {"add": form}
 
     return _guarded(request, encounter, add, anchor="#combatants", invalid=invalid, stale={"add": form})
+
+
+def _bestiary_kind(rules: core.EncounterRules, group: str, kind: str, label: str) -> tuple[str, str]:
+    """The kind a bestiary entry of ``group`` joins as: the « Sorte » chosen, if the entry can make
+    it, else the bestiary's (issue 16: « Sorte » was ignored, Mercenaires became PJs); and the
+    refusal, if any."""
+    able = rules.bestiary_kinds(group)
+    labels = join([str(k.label) for k in able], "ou")
+    if not kind:
+        default = rules.bestiary_kind(group)
+        return (default.key, "") if default is not None else ("", ERROR_KIND_CHOOSE.format(kinds=labels))
+    if kind not in {k.key for k in able}:
+        return kind, ERROR_KIND_NOT_FOR_ENTRY.format(entry=label, kinds=labels)
+    return kind, ""
 
 
 @login_required
@@ -482,7 +599,7 @@ def encounter_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         back = f"{page_path(slug)}?{query}"
 
     try:
-        services.encounter_apply(
+        entry = services.encounter_apply(
             encounter=encounter, version=request.POST.get("version"), page_slug=slug, query=query, roles=roles
         )
     except services.StaleEncounter:
@@ -495,7 +612,10 @@ def encounter_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context = detail_context(request, encounter, message=" ".join(exc.errors.values()))
         context["back_to_result"] = back
         return render(request, TEMPLATE, context, status=400)
-    return HttpResponseRedirect(reverse("encounters:detail", args=[encounter.pk]) + "#log", status=303)
+    # back to the updated health, not the log (issue 16): the first combatant the result changed
+    changed = next((c["combatant"] for c in entry.changes if c["after"]["present"]), None)
+    anchor = f"#c{changed}" if changed is not None else "#combatants"
+    return HttpResponseRedirect(reverse("encounters:detail", args=[encounter.pk]) + anchor, status=303)
 
 
 # --- exports ---------------------------------------------------------------------------------------

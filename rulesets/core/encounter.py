@@ -44,6 +44,9 @@ class Kind:
     # a preset's values (as the calculator page uses them) → the state's data; it may also name a
     # keyword ``entry`` (the bestiary :class:`Entry`: key, label and values)
     from_preset: Callable[..., dict[str, Any]] = dict
+    # the kind a bestiary entry makes when the game master leaves « Sorte » to the bestiary and
+    # several kinds share the preset group (Nephilim's PJ and PNJ: a creature is a PNJ)
+    bestiary_default: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,13 @@ class Page:
     apply: Callable[..., Applied]
     # which fighters a role proposes first (fighter keys), given everyone and the clock
     suggest: Callable[..., tuple[str, ...]] | None = None
+    # the cast as a whole, checked before the calculator opens and again on « Appliquer »:
+    # bindings → {role key: French message}, empty when this cast can play the page (issue 16:
+    # two defenders for a weapon that strikes one, an action with no one to act against)
+    check: Callable[[Bindings], Mapping[str, str]] | None = None
+    # the roles in the order the exchange runs, for the log's title (« Ysolde contre le loup » when
+    # the PC strikes): the resolved scenario → role keys; None, the roles' own order
+    order: Callable[[Any], tuple[str, ...]] | None = None
 
     def role(self, key: str) -> Role:
         return next(r for r in self.roles if r.key == key)
@@ -157,6 +167,19 @@ class EncounterRules:
 
     def kind(self, key: str) -> Kind:
         return next(k for k in self.kinds if k.key == key)
+
+    def bestiary_kinds(self, group: str) -> tuple[Kind, ...]:
+        """The kinds an entry of the preset group ``group`` can make, the default one first."""
+        able = [k for k in self.kinds if group and k.preset_group == group]
+        return tuple(sorted(able, key=lambda k: not k.bestiary_default))
+
+    def bestiary_kind(self, group: str) -> Kind | None:
+        """The kind an entry of ``group`` makes when « Sorte » is left to the bestiary: the only
+        one, or the one marked ``bestiary_default``; None when the game master must choose."""
+        able = self.bestiary_kinds(group)
+        if len(able) == 1 or (able and able[0].bestiary_default):
+            return able[0]
+        return None
 
     def page(self, slug: str) -> Page:
         return next(p for p in self.pages if p.slug == slug)

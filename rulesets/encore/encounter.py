@@ -18,12 +18,12 @@ from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
 from rulesets.core.encounter import Applied, Bar, Bindings, EncounterRules, Fighter, Kind, Page, Role, register, rows
-from rulesets.core.french import Grammar, Noun, count, quote, typography
+from rulesets.core.french import Grammar, Noun, count, join, quote, typography
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import Choice, ScenarioError, Spec
-from rulesets.encore.engine import tier_of
-from rulesets.encore.model import Action, Scenario, conj, role_noun
+from rulesets.encore.engine import target_npcs, tier_of
+from rulesets.encore.model import NPC, Action, Scenario, conj, role_noun
 
 PJ, PNJ = "pj", "pnj"
 
@@ -194,6 +194,11 @@ def fill(bindings: Bindings, clock: Clock) -> dict[str, Any]:
         out["strike.interposer_stress"] = ally.stress
     if clock.turn == 0 and clock.ambush is Ambush.NPCS:
         out["action"] = Action.NPC_AMBUSH.value
+    elif pc and not npcs and not opponent:
+        # no one to act against (the target unticked): an action outside the conflict, and no
+        # NPC of the page's defaults strikes in the breach (issue 16: no phantom « PNJ »)
+        out["action"] = Action.NON_COMBAT.value
+        out["strike.enabled"] = False
     elif opponent and not npcs:
         out["action"] = Action.OPPOSITION.value
     elif len(npcs) > 1:
@@ -244,6 +249,30 @@ def _overspent(npc: NpcState, spent: int) -> str:
     ).format(name=who.subject, n_a=conj(who, _("n'a"), _("n'ont")), rest=rest, n=spent)
 
 
+def phantoms(s: Scenario, result: Result, bound: int) -> tuple[NPC, ...]:
+    """The page's NPCs that the result makes act or suffer and that no NPC of the encounter stands
+    for (the first ``bound`` rows are the encounter's): their targets, the one striking in the breach."""
+    touched = len(target_npcs(s))
+    if s.action is not Action.OPPOSITION and result.events_of("strike"):
+        touched = max(touched, 1 if s.action is Action.NPC_AMBUSH else s.strike.striker)
+    return s.npcs[bound:touched]
+
+
+def _refuse_phantoms(s: Scenario, result: Result, bound: int) -> None:
+    """Issue 16: a result against a « PNJ » that is not in the encounter is refused, never logged."""
+    missing = phantoms(s, result, bound)
+    if missing:
+        names = join([npc.noun.subject for npc in missing])
+        raise ScenarioError(
+            {
+                "role.npcs": _(
+                    "Ce calcul fait agir {names}, absent de la rencontre : cochez le PNJ dans « PNJ visés », "
+                    "puis rouvrez le calculateur."
+                ).format(names=names)
+            }
+        )
+
+
 def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) -> Applied:
     """Write an exchange's consequences: Santé and Stress lost, NPC Santé, attacks spent, who acted."""
     s, n = scenario, result.numbers
@@ -251,6 +280,7 @@ def apply(scenario: Scenario, result: Result, bindings: Bindings, clock: Clock) 
     story: list[str] = []
     notes: list[str] = []
     npcs = bindings.get("npcs", ())
+    _refuse_phantoms(s, result, len(npcs))
     if pc := bindings.get("pc", ()):
         state: PcState = _wounded(pc[0].state, n, "pc")
         if s.action in _ACTIONS:

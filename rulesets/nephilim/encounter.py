@@ -42,7 +42,7 @@ from rulesets.core.encounter import (
     register,
     rows,
 )
-from rulesets.core.french import Grammar, Noun, count, join, signed
+from rulesets.core.french import Grammar, Noun, count, join, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import ScenarioError, Spec, flatten, parse, to_data, unflatten
@@ -445,6 +445,22 @@ def fill(bindings: Bindings, clock: Clock, table: Table) -> dict[str, Any]:
     return out
 
 
+def check(bindings: Bindings) -> dict[str, str]:
+    """Several defenders only with a weapon that fires coup par coup or in bursts (§5, the
+    calculator's own refusal): said on the encounter page, before the calculator opens (issue 16)."""
+    attacker = bindings.get("attacker", ())
+    if len(bindings.get("defenders", ())) < 2 or not attacker:
+        return {}
+    weapon = attacker[0].state.weapon
+    if any(weapon.cadences.allows(c) for c in _MULTI_CADENCES):
+        return {}
+    return {
+        "defenders": _(
+            "Défenseurs : l'arme {weapon} ne vise qu'un défenseur (ni coup par coup ni rafale) ; n'en cochez qu'un."
+        ).format(weapon=quote(weapon.name))
+    }
+
+
 def _standing(fighters: tuple[Fighter, ...]) -> list[Fighter]:
     return [f for f in fighters if not is_out(f)]
 
@@ -835,7 +851,9 @@ RULES = register(
         system="nephilim",
         kinds=(
             Kind(PJ, _("PJ"), CombatantState, preset_group="combatant", from_preset=from_preset),
-            Kind(PNJ, _("PNJ"), CombatantState, preset_group="combatant", from_preset=from_preset),
+            Kind(
+                PNJ, _("PNJ"), CombatantState, preset_group="combatant", from_preset=from_preset, bestiary_default=True
+            ),
         ),
         pages=(
             Page(
@@ -848,6 +866,7 @@ RULES = register(
                 fill=fill,
                 apply=apply,
                 suggest=suggest,
+                check=check,
             ),
         ),
         clock_type=Clock,

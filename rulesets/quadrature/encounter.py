@@ -397,6 +397,12 @@ def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str
     return ()
 
 
+def order(scenario: Scenario) -> tuple[str, ...]:
+    """Who strikes first in the log's title: the PC when « Un personnage attaque l'adversaire »
+    (issue 16: « Ysolde contre le loup des cendres », never the wolf against her)."""
+    return ("pc", "adversary") if scenario.mode is Mode.PC_ATTACK else ("adversary", "pc")
+
+
 # --- Appliquer ----------------------------------------------------------------------------------------
 
 
@@ -1012,6 +1018,7 @@ RULES = register(
                 fill=fill,
                 apply=apply,
                 suggest=suggest,
+                order=order,
             ),
         ),
         clock_type=Clock,

@@ -338,6 +338,36 @@
     }
   });
 
+  // Encounter « Agir »: whoever a single role holds (the attacker, the adversary) is taken in the
+  // list roles (defenders, allies): unticked there, disabled, and the role named beside it.
+  function markTaken(form) {
+    var held = {};
+    form.querySelectorAll("select[data-role-label]").forEach(function (select) {
+      if (select.value && !held[select.value]) {
+        held[select.value] = select.getAttribute("data-role-label");
+      }
+    });
+    form.querySelectorAll("fieldset[data-role-label] input[type=checkbox]").forEach(function (box) {
+      var holder = held[box.value] || "";
+      if (holder) {
+        box.checked = false;
+      }
+      box.disabled = Boolean(holder);
+      var note = box.parentNode.querySelector(".taken-by");
+      if (note) {
+        note.hidden = !holder;
+        note.textContent = holder ? "(" + holder + ")" : "";
+      }
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target instanceof HTMLSelectElement && event.target.closest("form[data-one-role-each]");
+    if (form) {
+      markTaken(form);
+    }
+  });
+
   // A button with data-confirm asks before its form is sent.
   document.addEventListener("submit", function (event) {
     var button = event.submitter;

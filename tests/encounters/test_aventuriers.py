@@ -51,7 +51,7 @@ def aventurier(encounter, **state):
 
 def monster(client, encounter, card, name="", count=1):
     preset = Monster.objects.get(name=card)
-    response = add(client, encounter, preset=f"monstre:{row_key(preset.name)}", name=name, count=str(count))
+    response = add(client, encounter, preset=f"def_monster:{row_key(preset.name)}", name=name, count=str(count))
     assert response.status_code == 303, response.content.decode()[:2000]
     return encounter.combatants.order_by("-pk").first()
 
@@ -82,7 +82,7 @@ def page(client, encounter):
 
 def test_a_bestiary_monster_joins_with_its_card_pv_px_dice_and_talents(client, encounter):
     goblins = Monster.objects.get(name="Gobelin")
-    add(client, encounter, preset=f"monstre:{row_key(goblins.name)}", count="2")
+    add(client, encounter, preset=f"def_monster:{row_key(goblins.name)}", count="2")
     s = states(encounter)
     assert set(s) == {"Gobelin 1", "Gobelin 2"}
     goblin = s["Gobelin 1"]

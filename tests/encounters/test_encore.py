@@ -48,7 +48,7 @@ def pc(encounter, **state):
 
 def crossbowman(client, encounter, name=""):
     preset = NPC.objects.get(name="Arbalétrier")
-    response = add(client, encounter, preset=f"pnj:{row_key(preset.name)}", name=name, count="1")
+    response = add(client, encounter, preset=f"npc:{row_key(preset.name)}", name=name, count="1")
     assert response.status_code == 303
     return encounter.combatants.order_by("-pk").first()
 
@@ -199,7 +199,7 @@ def test_the_interposer_takes_the_strike_and_loses_their_action(client, encounte
 def test_an_area_weapon_wounds_every_target_it_reaches(client, encounter):
     grenadier = pc(encounter, name="Grenadière", weapon=2, weapon_area=True, speciality=False)
     brigand = NPC.objects.get(name="Brigand")
-    add(client, encounter, preset=f"pnj:{row_key(brigand.name)}", count="3")
+    add(client, encounter, preset=f"npc:{row_key(brigand.name)}", count="3")
     targets = list(encounter.combatants.filter(kind="pnj").order_by("pk"))
     # Menace 1 for all: three successes → 1 + 2 = 3 targets, 2 damage each
     play(client, encounter, "encore", {"pc": grenadier, "npcs": targets}, {"pc.1": 5, "pc.2": 5, "pc.3": 6})

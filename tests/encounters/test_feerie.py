@@ -142,7 +142,7 @@ def creature(client, encounter, name, mode="m", as_name=""):
     """A bestiary entry joins (« au contact » ``m`` or « à distance » ``r``), by the key the page sends
     (issue 14): ``redcap.m``, ``wichtln-a-distance.r``."""
     side = Creature.objects.get(name=name).name + (" à distance" if mode == "r" else "")
-    response = add(client, encounter, preset=f"feerique:{row_key(side)}.{mode}", name=as_name, count="1")
+    response = add(client, encounter, preset=f"attacker:{row_key(side)}.{mode}", name=as_name, count="1")
     assert response.status_code == 303, response.content.decode()[:2000]
     return encounter.combatants.order_by("-pk").first()
 

@@ -46,7 +46,7 @@ def fighter(encounter, kind="pj", **state):
 
 def from_bestiary(client, encounter, name, kind="pnj", rename=""):
     creature = Creature.objects.get(name=name)
-    response = add(client, encounter, preset=f"{kind}:{row_key(creature.name)}", name=rename, count="1")
+    response = add(client, encounter, preset=f"combatant:{row_key(creature.name)}", kind=kind, name=rename, count="1")
     assert response.status_code == 303, response.content.decode()[:2000]
     return encounter.combatants.order_by("-pk").first()
 

@@ -60,7 +60,7 @@ def pc(encounter, **state):
 
 def from_bestiary(client, encounter, name, count="1"):
     preset = Adversary.objects.get(name=name)
-    response = add(client, encounter, preset=f"adversaire:{row_key(preset.name)}", count=count)
+    response = add(client, encounter, preset=f"creature:{row_key(preset.name)}", count=count)
     assert response.status_code == 303, response.content.decode()[:2000]
     return encounter.combatants.order_by("-pk").first()
 
