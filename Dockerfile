@@ -34,6 +34,8 @@ EXPOSE 8000
 # gunicorn's settings (gthread workers, preload, the per-worker warm-up, 8190-byte request lines,
 # timeouts) are in deploy/gunicorn.conf.py. It must sit behind a buffering proxy (deploy/nginx.conf):
 # 64 silent connections held gunicorn alone for 45 s (docs/reliability.md).
+# The same image serves the players' live view (/live/, its event streams) under uvicorn on 8001:
+# compose.yaml's live service sets its own command and health check.
 HEALTHCHECK --interval=15s --timeout=6s --start-period=60s --retries=3 \
     CMD ["python", "deploy/healthcheck.py"]
 CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py"]

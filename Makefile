@@ -74,6 +74,14 @@ first-request: install  ## a fresh gunicorn worker's first request against a war
 fuzz: install  ## Schemathesis on /api/openapi.json: 1,000 generated requests per operation and the coverage phase (8-18 min)
 	$(PY) bench/fuzz_api.py
 
+# Issue 16, the live player view's bounded load check (figures in docs/reliability.md): uvicorn
+# (2 workers) on 127.0.0.1 and a free port, on the PostgreSQL database estoc_bench_live (created
+# empty, dropped afterwards) and Redis db 14 (flushed afterwards). Loopback only.
+.PHONY: bench-live
+
+bench-live: install  ## 50 player views on one encounter, 20 changes: every view gets every change, p95 delay ≤ 2 s (≈ 25 s)
+	$(PY) bench/live.py
+
 # Issue 18: the mixed-load capacity of two commits side by side in one run (ABBA, wrk), each in a
 # temporary git worktree with its own database, static files, Redis db and gunicorn. BASE: main when
 # issue 18 was opened; HEAD: a commit, or WORKTREE (this working tree, uncommitted changes included).

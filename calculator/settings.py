@@ -174,6 +174,10 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
+# the live player view's publish/subscribe (encounters/live.py): Redis when set, else in-process
+REDIS_URL = os.environ.get("REDIS_URL", "")
+# two sites on one Redis server: their live channels apart (encounters/live.py::channel)
+LIVE_CHANNEL_PREFIX = os.environ.get("LIVE_CHANNEL_PREFIX", "estoc")
 # Local memory by default; REDIS_URL shares the cache (rate limits, bestiary cache) between workers.
 CACHES = {
     "default": (

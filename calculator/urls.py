@@ -4,6 +4,7 @@ from django.urls import include, path
 from bestiary.quadrature import pdf as quadrature_pdf
 from calculator import health, pwa, share_image_views, share_views, views
 from calculator.api import api
+from encounters import player_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,6 +26,10 @@ urlpatterns = [
     path("r/<str:share_id>/markdown.md", share_views.shared_text, {"kind": "markdown"}, name="shared_markdown"),
     # a permalink too long even compact: the calculator from the stored URL (calculator/short_links.py)
     path("p/<str:link_id>", share_views.short_link, name="short_link"),
+    # the players' live view of an encounter (encounters/player_views.py)
+    path("live/<str:token>/", player_views.player_page, name="player"),
+    path("live/<str:token>/state", player_views.player_state, name="player_state"),
+    path("live/<str:token>/events", player_views.player_events, name="player_events"),
     # the Quadrature sheet as one A5 landscape PDF, from the page's own query (bestiary/quadrature/pdf.py)
     path("quadrature/fiche.pdf", quadrature_pdf.sheet_pdf, name="quadrature_sheet_pdf"),
     path("<slug:slug>/", views.calculator, name="calculator"),

@@ -34,6 +34,7 @@ ERROR_BAD_ACTION = "action inconnue «\u202f{action}\u202f»."
 ERROR_UNDONE_ORDER = (
     "Journal\u202f: les entrées annulées doivent être les dernières (celles que «\u202fRétablir\u202f» rejouerait)."
 )
+ERROR_BAD_VISIBILITY = "vue des joueurs «\u202f{value}\u202f» inconnue (exact, tier, name, hidden ou auto)."
 ERROR_TOO_LARGE = "Le fichier dépasse {n} combattants ou {m} entrées de journal."
 ERROR_TOO_LONG = "{field}\u202f: {limit}\u00a0caractères au plus ({length} reçus)."
 ERROR_BAD_DETAIL = "détail\u202f: objet attendu."
@@ -96,7 +97,14 @@ def encounter_data(encounter: Encounter) -> dict[str, Any]:
         "name": encounter.name,
         "clock": encounter.clock,
         "combatants": [
-            {"key": keys[c.pk], "kind": c.kind, "name": c.name, "present": c.present, "state": c.state}
+            {
+                "key": keys[c.pk],
+                "kind": c.kind,
+                "name": c.name,
+                "present": c.present,
+                "visibility": c.visibility,
+                "state": c.state,
+            }
             for c in combatants
         ],
         "log": [entry_data(e, keys) for e in encounter.log.all()],
@@ -175,6 +183,8 @@ def encounter_import(*, owner: Any, data: Any) -> Encounter:
         for entry in entries:
             entry.encounter = encounter
             entry.changes = [{**ch, "combatant": pks[ch["combatant"]]} for ch in entry.changes]
+            # the gauges each entry moved, worked out again: the file's keys named other combatant rows
+            entry.detail = {**entry.detail, "gauges": services.gauge_changes(rules, entry.changes)}
         LogEntry.objects.bulk_create(entries)
     return encounter
 
@@ -237,11 +247,17 @@ def _combatant(rules: core.EncounterRules, raw: Any, n: int) -> Combatant:
     name = str(state.get("name") or raw.get("name") or kind)
     if message := _too_long(name, MAX_NAME, "nom"):
         raise ScenarioError({"file": ERROR_BAD_COMBATANT.format(n=n, message=message)})
+    visibility = raw.get("visibility", Combatant.Visibility.AUTO)
+    if visibility not in Combatant.Visibility.values:
+        raise ScenarioError(
+            {"file": ERROR_BAD_COMBATANT.format(n=n, message=ERROR_BAD_VISIBILITY.format(value=visibility))}
+        )
     return Combatant(
         kind=kind,
         name=name,
         state=state,
         present=bool(raw.get("present", True)),
+        visibility=visibility,
     )
 
 

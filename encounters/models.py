@@ -21,6 +21,8 @@ class Encounter(models.Model):
     name = models.CharField(_("nom"), max_length=120)
     clock = models.JSONField(_("tour ou manche"), default=dict)
     version = models.PositiveIntegerField(_("version"), default=1)
+    # the game master's turn order (combatant keys) over the rules' (issue 16); empty: the rules'
+    turn_order = models.JSONField(_("ordre du tour choisi"), default=list, blank=True)
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 
@@ -37,12 +39,25 @@ class Combatant(models.Model):
     """A combatant; ``state`` is its rule system's state dataclass as JSON. A removed combatant is
     kept (``present`` off) so that undoing the removal brings it back as it was."""
 
+    class Visibility(models.TextChoices):
+        """What the players' view shows of this combatant (issue 16); ``auto``: the kind's default
+        (a player character's gauges exactly, anyone else's state in words)."""
+
+        AUTO = "auto", _("selon la sorte")
+        EXACT = "exact", _("jauges exactes")
+        TIER = "tier", _("état en mots")
+        NAME = "name", _("nom seul")
+        HIDDEN = "hidden", _("caché")
+
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
     kind = models.SlugField(_("sorte"), max_length=20)
     name = models.CharField(_("nom"), max_length=120)
     position = models.PositiveIntegerField(_("ordre"), default=0)
     state = models.JSONField(_("état"), default=dict)
     present = models.BooleanField(_("présent"), default=True)
+    visibility = models.CharField(
+        _("vue des joueurs"), max_length=10, choices=Visibility.choices, default=Visibility.AUTO
+    )
 
     class Meta:
         verbose_name = _("combattant")
@@ -105,3 +120,18 @@ class LogEntry(models.Model):
         value: Any = self.detail.get("permalink", "") if isinstance(self.detail, dict) else ""
         return value if safe_replay_link(value) else ""
 
+
+class PlayerLink(models.Model):
+    """The read-only link the players open on their phones (issue 16): an unguessable token; the
+    game master revokes it by deleting the row (a new link gets a new token)."""
+
+    encounter = models.OneToOneField(Encounter, on_delete=models.CASCADE, related_name="player_link")
+    token = models.CharField(_("jeton"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("lien des joueurs")
+        verbose_name_plural = _("liens des joueurs")
+
+    def __str__(self) -> str:
+        return f"{self.encounter_id}: {self.token[:6]}…"

@@ -182,6 +182,7 @@ def gauge_changes(rules: core.EncounterRules, changes: Iterable[Mapping[str, Any
             if was is not None and was.value != bar.value:
                 out.append(
                     {
+                        "combatant": change.get("combatant"),
                         "name": new.name,
                         "label": typography(bar.label),
                         "before": was.value,
@@ -279,6 +280,7 @@ def _commit(
         lines += list(notes)
         detail = {**(detail or {}), "gauges": gauge_changes(rules, changes)}
         seq = (encounter.log.aggregate(m=Max("seq"))["m"] or 0) + 1
+        _published(encounter)
         # every text of the log in French typography, the rules' own included (issue 15)
         return LogEntry.objects.create(
             encounter=encounter,
@@ -293,6 +295,13 @@ def _commit(
             clock_after=dict(encounter.clock),
             detail=detail,
         )
+
+
+def _published(encounter: Encounter) -> None:
+    """Once the change is saved, the players' view redraws (encounters/player.py)."""
+    from encounters import player
+
+    player.on_commit(encounter.pk)
 
 
 def _normal(state_type: type, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -645,6 +654,7 @@ def _step(encounter: Encounter, version: Any, *, back: bool) -> LogEntry:
         _restore(encounter, entry, "before" if back else "after")
         entry.undone = back
         entry.save(update_fields=["undone"])
+        _published(encounter)
         return entry
 
 
@@ -654,3 +664,46 @@ def encounter_undo(*, encounter: Encounter, version: Any) -> LogEntry:
 
 def encounter_redo(*, encounter: Encounter, version: Any) -> LogEntry:
     return _step(encounter, version, back=False)
+
+
+# --- the turn order ----------------------------------------------------------------------------------
+
+ERROR_BAD_MOVE = "Ordre du tour\u202f: ce combattant n'y est pas, ou ne peut aller plus loin."
+
+
+def turn_order(
+    encounter: Encounter, everyone: tuple[core.Fighter, ...] | None = None, table: Any = None
+) -> core.TurnOrder | None:
+    """The rules' turn order with the game master's over it; None for a system without one."""
+    rules = rules_for(encounter)
+    if rules.turns is None:
+        return None
+    fighters_now = everyone if everyone is not None else fighters(encounter)
+    scenario = table if table is not None else table_scenario(rules.system)
+    order = rules.turns(fighters_now, clock_of(encounter), scenario)
+    return order.reordered([str(k) for k in encounter.turn_order])
+
+
+def turn_move(*, encounter: Encounter, version: Any, key: str, by: int) -> None:
+    """« ▲ / ▼ »: one place earlier or later in the order; the encounter keeps the whole order the
+    game master sees from then on (a new version: other tabs and the players' view redraw)."""
+    order = turn_order(encounter)
+    keys = [t.key for t in order.turns] if order is not None else []
+    if key not in keys or not 0 <= keys.index(key) + by < len(keys):
+        raise ScenarioError({"turn": ERROR_BAD_MOVE})
+    i = keys.index(key)
+    keys[i], keys[i + by] = keys[i + by], keys[i]
+    with transaction.atomic():
+        _bump(encounter, _parse_version(version))
+        encounter.turn_order = keys
+        encounter.save(update_fields=["turn_order"])
+        _published(encounter)
+
+
+def turn_reset(*, encounter: Encounter, version: Any) -> None:
+    """« L'ordre des règles »: the game master's order dropped."""
+    with transaction.atomic():
+        _bump(encounter, _parse_version(version))
+        encounter.turn_order = []
+        encounter.save(update_fields=["turn_order"])
+        _published(encounter)

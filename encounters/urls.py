@@ -1,6 +1,6 @@
 from django.urls import path
 
-from encounters import views
+from encounters import player_views, views
 
 app_name = "encounters"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/undo/", views.encounter_undo, name="undo"),
     path("<int:pk>/redo/", views.encounter_redo, name="redo"),
     path("<int:pk>/clock/", views.encounter_clock, name="clock"),
+    path("<int:pk>/turns/", views.encounter_turns, name="turns"),
     path("<int:pk>/delete/", views.encounter_delete, name="delete"),
     path("<int:pk>/combatants/", views.combatant_add, name="combatant_add"),
     path("<int:pk>/combatants/<int:cid>/", views.combatant_edit, name="combatant_edit"),
@@ -22,4 +23,7 @@ urlpatterns = [
     path("<int:pk>/log.md", views.log_markdown, name="log_markdown"),
     path("<int:pk>/log.json", views.log_json, name="log_json"),
     path("<int:pk>/export.json", views.encounter_export, name="export"),
+    path("<int:pk>/players/", player_views.player_link_create, name="player_link"),
+    path("<int:pk>/players/revoke/", player_views.player_link_revoke, name="player_revoke"),
+    path("<int:pk>/players/visibility/", player_views.player_visibility, name="player_visibility"),
 ]

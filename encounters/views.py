@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -19,6 +20,7 @@ from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
 from calculator import bestiary_cache, json_input, plugins
+from calculator.grammar import noun_of
 from encounters import exports, services
 from encounters.context import roles_from
 from encounters.forms import MAX_COPIES, DataclassForm, EncounterCreateForm, ImportForm, add_form
@@ -221,6 +223,30 @@ class ActForm:
     roles: list[ActRole] = field(default_factory=list)
 
 
+def _follow_turn(
+    roles: list[ActRole], page: core.Page, order: core.TurnOrder | None, by_key: dict[str, core.Fighter]
+) -> None:
+    """The one acting now (the turn order, the game master's reordering included) proposed in the
+    page's ``actor`` role; whoever the rules proposed there instead takes the place the new actor
+    had in another role (the attacker and the defender swapped)."""
+    now = order.now if order is not None else None
+    fighter = by_key.get(now.key) if now is not None else None
+    if fighter is None:
+        return
+    by_role = {r.role.key: r for r in roles}
+    target = next((by_role[k] for k in page.actor if k in by_role and fighter.kind in by_role[k].role.kinds), None)
+    if target is None or target.selected == [fighter.key]:
+        return
+    previous = target.selected[0] if target.selected else None
+    target.selected = [fighter.key]
+    for r in roles:
+        if r is target or fighter.key not in r.selected:
+            continue
+        offered = {o.key for o in r.options}
+        swapped = [previous if k == fighter.key else k for k in r.selected]
+        r.selected = [k for k in dict.fromkeys(swapped) if k is not None and k in offered]
+
+
 def _mark_taken(roles: list[ActRole]) -> None:
     """A combatant chosen in a single role (the attacker, the adversary) is marked taken in the list
     roles (defenders, allies): no one holds two roles in one exchange (``services.ERROR_SAME_TWICE``);
@@ -284,6 +310,7 @@ def detail_context(
             )
         )
     everyone = tuple(card.fighter for card in cards)
+    order = services.turn_order(encounter, everyone, table.scenario)
     acts = []
     for page in rules.pages:
         act_form = ActForm(page=page, title=typography(page.label))
@@ -298,8 +325,11 @@ def detail_context(
                 selected = list(core.call(page.suggest, role.key, everyone, clock, table=table)) if page.suggest else []
                 error = ""
             act_form.roles.append(ActRole(role, options, selected, error))
+        if act is None or act[0] != page.slug:
+            _follow_turn(act_form.roles, page, order, {f.key: f for f in everyone})
         _mark_taken(act_form.roles)
         acts.append(act_form)
+    players = _players_context(request, encounter, combatants, rules)
     undo = encounter.log.filter(undone=False).order_by("-seq").first()
     redo = encounter.log.filter(undone=True).order_by("seq").first()
     groups = {g.key: g for g in bestiary_cache.presets(plugins.get(rules.system))}
@@ -321,7 +351,74 @@ def detail_context(
         "clock_form": clock_form or DataclassForm(rules.clock_type, encounter.clock, prefix="clock"),
         "clock_open": clock_form is not None,
         "max_copies": MAX_COPIES,
+        "turns": turns_context(
+            order, {card.fighter.key: card.fighter for card in cards}, typography(rules.advance_label(clock))
+        ),
+        **players,
     }
+
+
+def turns_context(
+    order: core.TurnOrder | None, by_key: dict[str, core.Fighter], advance_label: str = ""
+) -> dict[str, Any] | None:
+    """The turn order as the page shows it: each turn with its name, who acts now and who is next,
+    and the line « Ordre du tour · Round 1 : Sahar agit, puis le Sbire »."""
+    if order is None:
+        return None
+    now, upcoming = order.now, order.next
+    rows = [
+        {
+            "turn": t,
+            "name": by_key[t.key].name if t.key in by_key else t.key,
+            # inside « : X agit, puis Y », each name with its grammar (« le personnage 2 »)
+            "said": noun_of(by_key[t.key].name, by_key[t.key].state).subject if t.key in by_key else t.key,
+            "now": t is now,
+            "next": t is upcoming,
+            "first": i == 0,
+            "last": i == len(order.turns) - 1,
+        }
+        for i, t in enumerate(order.turns)
+    ]
+    aside = [{"turn": t, "name": by_key[t.key].name if t.key in by_key else t.key} for t in order.aside]
+    now_row = rows[order.turns.index(now)] if now is not None else None
+    next_row = rows[order.turns.index(upcoming)] if upcoming is not None else None
+    return {
+        "rows": rows,
+        "aside": aside,
+        "now": now_row,
+        "next": next_row,
+        "heading": typography(order.heading),
+        "heading_said": typography(f" · {order.heading}") if order.heading else "",
+        "now_said": (
+            f"\u202f: {now_row['said']} agit" if now_row else f"\u202f: tous ont agi, «\u202f{advance_label}\u202f»"
+        ),
+        "next_said": f", puis {next_row['said']}" if next_row else "",
+        "notes": [typography(n) for n in order.notes],
+    }
+
+
+def _players_context(
+    request: HttpRequest, encounter: Encounter, combatants: list[Combatant], rules: core.EncounterRules
+) -> dict[str, Any]:
+    """The « Vue des joueurs » panel: the link and its QR code, what players see of each one."""
+    from encounters.models import PlayerLink
+    from encounters.player import link_url
+
+    link = PlayerLink.objects.filter(encounter=encounter).first()
+    if link is None:
+        return {"player_link": None}
+    import segno
+
+    url = request.build_absolute_uri(link_url(link))
+    qr = segno.make(url, error="m").svg_inline(scale=4, dark="#2b211c", light="#ffffff", border=2, omitsize=True)
+    V = Combatant.Visibility
+    rows = []
+    for c in combatants:
+        auto = V.EXACT if rules.kind(c.kind).player else V.TIER
+        options = [(v, f"{V.AUTO.label} ({auto.label})" if v == V.AUTO else str(label)) for v, label in V.choices]
+        rows.append({"combatant": c, "options": options})
+    # segno's own SVG: numbers and paths, the URL encoded in the modules, nothing echoed as text
+    return {"player_link": link, "player_url": url, "player_qr": mark_safe(qr), "visibility_rows": rows}
 
 
 def _respond(
@@ -384,6 +481,25 @@ def _whole_encounter_change(change: Any, doc: str) -> Any:
 
     view.__doc__ = doc
     return view
+
+
+@login_required
+@require_POST
+def encounter_turns(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The turn order by hand: ``move`` (a combatant key) with ``by`` (−1 / +1), or ``reset``."""
+    encounter = _owned(request, pk)
+    version = request.POST.get("version")
+
+    def change() -> None:
+        if request.POST.get("reset"):
+            services.turn_reset(encounter=encounter, version=version)
+            return
+        by = {"-1": -1, "1": 1, "+1": 1}.get(request.POST.get("by", ""))
+        if by is None:
+            raise ScenarioError({"turn": services.ERROR_BAD_MOVE})
+        services.turn_move(encounter=encounter, version=version, key=request.POST.get("move", ""), by=by)
+
+    return _guarded(request, encounter, change, anchor="#turns")
 
 
 encounter_advance = _whole_encounter_change(services.encounter_advance, "« Fin du tour »: the rules' end of round.")

@@ -1,5 +1,6 @@
 """The production stack (issue 17, finding 8 and the compose item): compose.yaml, deploy/nginx.conf,
-deploy/gunicorn.conf.py, deploy/healthcheck.py and ``/healthz`` (calculator/health.py).
+deploy/gunicorn.conf.py, deploy/healthcheck.py and ``/healthz`` (calculator/health.py); and the
+players' live view (issue 16): the ``live`` service (uvicorn) and nginx's ``/live/`` location.
 
 No Docker engine runs here: compose.yaml is checked against the Compose specification's JSON schema
 (as vendored by check-jsonschema) and read as data; the settings are loaded in a fresh process from
@@ -154,6 +155,7 @@ NGINX = nginx_tree(NGINX_CONF.read_text())
 HTTP = children(NGINX, "http")
 SERVER = children(HTTP, "server")
 PROXY = children(SERVER, "location", "/")
+LIVE = children(SERVER, "location", "/live/")
 
 
 def load_gunicorn_conf(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
@@ -201,13 +203,15 @@ def test_only_nginx_publishes_a_port_and_web_is_reachable_through_it_only():
     published = {name for name, service in services.items() if service.get("ports")}
     assert published == {"nginx"}
     assert "ports" not in services["web"]
+    assert "ports" not in services["live"]
     assert services["nginx"]["ports"] == ["${NGINX_LISTEN:-80}:80"]
-    # nginx and web share the proxy network, nothing else is on it; the data network has no way out
+    # nginx, web and live share the proxy network, nothing else is on it; the data network has no
+    # way out
     networks = {name: set(service.get("networks", [])) for name, service in services.items()}
-    assert {name for name, nets in networks.items() if "proxy" in nets} == {"nginx", "web"}
+    assert {name for name, nets in networks.items() if "proxy" in nets} == {"nginx", "web", "live"}
     assert networks["nginx"] == {"proxy"}
     assert compose()["networks"]["data"]["internal"] is True
-    assert {name for name, nets in networks.items() if "data" in nets} == {"web", "release", "db", "redis"}
+    assert {name for name, nets in networks.items() if "data" in nets} == {"web", "live", "release", "db", "redis"}
 
 
 def test_web_has_a_healthcheck_on_healthz_and_nginx_waits_for_it():
@@ -267,16 +271,18 @@ def test_nginx_serves_the_static_files_that_the_release_job_collects():
     assert value(static, "root") == ["/srv"]  # /static/x is /srv/static/x
 
 
-def test_every_setting_the_web_service_needs_is_given(tmp_path):
-    """The settings load in production mode from web's environment alone, and pass
+@pytest.mark.parametrize(("service", "conn_max_age"), [("web", 60), ("live", 0)])
+def test_every_setting_the_web_service_needs_is_given(tmp_path, service, conn_max_age):
+    """The settings load in production mode from web's (and live's) environment alone, and pass
     ``check --deploy`` (HTTPS redirect, secure cookies, HSTS, a strong key…)."""
-    env = interpolate(compose()["services"]["web"]["environment"], production_env())
+    env = interpolate(compose()["services"][service]["environment"], production_env())
     assert all(isinstance(item, str) for item in env.values())
     code = (
         "import json, django; django.setup(); from django.conf import settings as s; "
         "print(json.dumps({'debug': s.DEBUG, 'redirect': s.SECURE_SSL_REDIRECT, 'engine': s.DATABASES['default']"
         "['ENGINE'], 'host': s.DATABASES['default']['HOST'], 'cache': s.CACHES['default']['BACKEND'], "
-        "'hosts': s.ALLOWED_HOSTS, 'trusted': s.TRUSTED_PROXIES, 'exempt': s.SECURE_REDIRECT_EXEMPT}))"
+        "'hosts': s.ALLOWED_HOSTS, 'trusted': s.TRUSTED_PROXIES, 'exempt': s.SECURE_REDIRECT_EXEMPT, "
+        "'redis': s.REDIS_URL, 'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE']}))"
     )
     clean = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "DJANGO_SETTINGS_MODULE": "calculator.settings", **env}
     done = subprocess.run([sys.executable, "-c", code], env=clean, cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -291,6 +297,8 @@ def test_every_setting_the_web_service_needs_is_given(tmp_path):
         "hosts": ["estoc.example"],
         "trusted": "1",
         "exempt": [r"^healthz$"],
+        "redis": "redis://redis:6379/0",  # live's streams hear web's changes through it
+        "conn_max_age": conn_max_age,
     }
     checked = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -301,6 +309,76 @@ def test_every_setting_the_web_service_needs_is_given(tmp_path):
         timeout=60,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+# --- the live service (issue 16: the players' view under uvicorn) ------------------------------
+
+
+def live_params() -> dict[str, Any]:
+    """The live service's command as uvicorn's own command line parses it (its validation), with
+    compose's variables interpolated."""
+    from uvicorn.main import main as uvicorn_cli
+
+    command = interpolate(compose()["services"]["live"]["command"], production_env())
+    assert command[0] == "uvicorn"
+    params: dict[str, Any] = uvicorn_cli.make_context("uvicorn", command[1:]).params
+    return params
+
+
+def test_live_runs_the_asgi_application_under_uvicorn_from_the_same_image():
+    services = compose()["services"]
+    params = live_params()
+    assert params["app"] == "calculator.asgi:application"
+    assert (params["host"], params["port"], params["workers"]) == ("0.0.0.0", 8001, 2)
+    assert params["proxy_headers"] is True
+    assert params["timeout_keep_alive"] == 5
+    assert (services["live"]["image"], services["live"]["build"]) == (
+        services["web"]["image"],
+        services["web"]["build"],
+    )
+    assert services["live"]["expose"] == [str(params["port"])]
+    from calculator import asgi
+
+    assert callable(asgi.application)
+
+
+def test_live_has_the_web_services_environment_and_trusts_nginx_only():
+    document = compose()
+    env = production_env()  # one secret key for both
+    web = interpolate(document["services"]["web"]["environment"], env)
+    live = interpolate(document["services"]["live"]["environment"], env)
+    gunicorn_only = {"WEB_CONCURRENCY", "THREADS"}
+    # everything web has but gunicorn's own knobs; no persistent database connection under ASGI
+    assert {key: item for key, item in live.items() if key != "CONN_MAX_AGE"} == {
+        key: item for key, item in web.items() if key not in gunicorn_only
+    }
+    assert live["CONN_MAX_AGE"] == "0"
+    assert "CONN_MAX_AGE" not in web
+    subnet = interpolate(document["networks"]["proxy"]["ipam"]["config"][0]["subnet"], production_env())
+    assert live_params()["forwarded_allow_ips"] == subnet == live["FORWARDED_ALLOW_IPS"]
+    assert live["TRUSTED_PROXIES"] == "1"
+    assert live["REDIS_URL"] == web["REDIS_URL"]
+
+
+def test_live_waits_for_its_dependencies_has_a_healthcheck_and_nginx_waits_for_it():
+    services = compose()["services"]
+    live = services["live"]
+    check = live["healthcheck"]
+    assert check["test"] == [
+        "CMD",
+        "python",
+        "deploy/healthcheck.py",
+        f"http://127.0.0.1:{live_params()['port']}/healthz",
+    ]
+    assert {key: check[key] for key in ("interval", "timeout", "retries")} == {
+        key: services["web"]["healthcheck"][key] for key in ("interval", "timeout", "retries")
+    }
+    assert live["depends_on"]["db"]["condition"] == "service_healthy"
+    assert live["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert live["depends_on"]["release"]["condition"] == "service_completed_successfully"
+    # nginx resolves live when it starts: it starts after it, and again with a new live container
+    assert services["nginx"]["depends_on"]["live"] == {"condition": "service_healthy", "restart": True}
+    assert live["restart"] == services["web"]["restart"]
 
 
 # --- deploy/nginx.conf -------------------------------------------------------------------------
@@ -348,6 +426,44 @@ def test_nginx_compresses_and_keeps_connections_to_gunicorn(monkeypatch):
     # gunicorn keeps an idle connection longer than nginx does: nginx never reuses a closed one
     assert gunicorn_conf.keepalive > seconds(value(upstream, "keepalive_timeout")[0])
     assert gunicorn_conf.timeout < seconds(value(PROXY, "proxy_read_timeout")[0])
+
+
+def test_nginx_sends_the_live_view_to_the_live_service_unbuffered():
+    from encounters import live
+
+    assert value(LIVE, "proxy_pass") == ["http://estoc_live"]
+    upstream = children(HTTP, "upstream", "estoc_live")
+    assert value(upstream, "server") == [f"live:{live_params()['port']}"]
+    # each event passes on as it comes, nothing kept
+    assert value(LIVE, "proxy_buffering") == ["off"]
+    assert value(LIVE, "proxy_cache") == ["off"]
+    # a whole stream (15 minutes) fits in the read timeout, let alone the silence between heartbeats
+    assert seconds(value(LIVE, "proxy_read_timeout")[0]) >= live.LIFETIME > live.HEARTBEAT
+    # a request is still read whole before uvicorn sees it
+    assert value(LIVE, "proxy_request_buffering") == ["on"]
+    # gzip would hold events back: an event stream is not among the compressed types
+    assert "text/event-stream" not in value(HTTP, "gzip_types")
+    # the rest of the site still goes to gunicorn, buffered
+    assert value(PROXY, "proxy_pass") == ["http://estoc_web"]
+    assert value(PROXY, "proxy_buffering") == ["on"]
+
+
+def test_nginx_gives_the_live_service_the_same_headers_and_kept_alive_connections():
+    assert values(LIVE, "proxy_set_header") == values(PROXY, "proxy_set_header")
+    assert value(LIVE, "proxy_http_version") == ["1.1"]
+    upstream = children(HTTP, "upstream", "estoc_live")
+    # uvicorn keeps an idle connection longer than nginx does: nginx never reuses a closed one
+    assert live_params()["timeout_keep_alive"] > seconds(value(upstream, "keepalive_timeout")[0])
+    assert int(value(upstream, "keepalive")[0]) > 0
+
+
+def test_only_the_players_view_is_under_live():
+    from django.urls import get_resolver, reverse
+
+    under = {str(pattern.name) for pattern in get_resolver().url_patterns if str(pattern.pattern).startswith("live/")}
+    assert under == {"player", "player_state", "player_events"}
+    for name in under:
+        assert reverse(name, args=["un-jeton"]).startswith("/live/")
 
 
 # --- deploy/gunicorn.conf.py -------------------------------------------------------------------
@@ -413,6 +529,7 @@ def test_a_reload_keeps_the_warm_up_decision(monkeypatch):
 def test_the_image_runs_gunicorn_with_this_file():
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert 'CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py"]' in dockerfile
+    assert "uvicorn" in dockerfile  # the same image serves the live view (compose's live service)
     assert compose()["services"]["web"]["command"] == ["gunicorn", "-c", "deploy/gunicorn.conf.py"]
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".venv", ".env", ".git"} <= set(ignored)

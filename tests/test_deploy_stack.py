@@ -1,14 +1,18 @@
-"""nginx (deploy/nginx.conf) in front of gunicorn (deploy/gunicorn.conf.py), for real, on loopback.
+"""nginx (deploy/nginx.conf) in front of gunicorn (deploy/gunicorn.conf.py) and of uvicorn (compose's
+live service, the players' view under ``/live/``), for real, on loopback.
 
 Issue 17, finding 8: 64 connections that send nothing, or that send half a request and stop, held
 gunicorn alone (the threads wait for the request); behind nginx, which reads every request whole
 before it forwards it, a normal request is still answered at once. Also the warm-up in each worker
 after the fork, the request-line and body limits with nginx's French refusals, the static files
-served by nginx, and the container's health check.
+served by nginx, and the container's health check. Issue 16: the players' event stream passes
+through nginx as each event comes, and open streams hold no gunicorn thread.
 
 The configuration is the file itself with only what cannot be the same here replaced: the
-upstream's host (``web`` is compose's DNS name), the listening address, the static root and the
-temporary directories. Skipped without Debian's nginx (.ci/run installs it).
+upstreams' hosts (``web`` and ``live`` are compose's DNS names), the listening address, the static
+root and the temporary directories; and ``/live/`` is told ``X-Forwarded-Proto: https``, as behind
+TLS (the stack runs in production mode, where plain HTTP is redirected). uvicorn runs the live
+service's command from compose.yaml. Skipped without Debian's nginx (.ci/run installs it).
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 REDIS_URL = "redis://127.0.0.1:6379/15"
 WORKERS = 2
+THREADS = 2
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx; .ci/run does)")
 
@@ -56,9 +62,14 @@ def redis_up() -> bool:
         return False
 
 
-def nginx_conf(runtime: Path, listen: int, upstream: int) -> Path:
-    """deploy/nginx.conf, its upstream, address, static root and temporary paths made local."""
+def nginx_conf(runtime: Path, listen: int, upstream: int, live: int | None = None) -> Path:
+    """deploy/nginx.conf, its upstreams, address, static root and temporary paths made local."""
     text = (ROOT / "deploy" / "nginx.conf").read_text()
+    block = re.search(r"\n        location /live/ \{\n.*?\n        \}\n", text, re.DOTALL)
+    assert block is not None
+    proto = "proxy_set_header X-Forwarded-Proto $scheme;"
+    assert block.group(0).count(proto) == 1
+    text = text.replace(block.group(0), block.group(0).replace(proto, "proxy_set_header X-Forwarded-Proto https;"))
     temp = runtime / "nginx-temp"
     temp.mkdir(exist_ok=True)
     paths = " ".join(
@@ -66,6 +77,7 @@ def nginx_conf(runtime: Path, listen: int, upstream: int) -> Path:
     )
     for old, new in (
         ("server web:8000;", f"server 127.0.0.1:{upstream};"),
+        ("server live:8001;", f"server 127.0.0.1:{live or free_port()};"),
         ("listen 80 default_server;", f"listen 127.0.0.1:{listen} default_server;"),
         ("root /srv;", f"root {runtime / 'srv'};"),
         ("\nhttp {\n", f"\nhttp {{\n    {paths}\n"),
@@ -146,6 +158,36 @@ def process(command: list[str], env: dict[str, str], log: Path) -> Iterator[subp
             started.wait()
 
 
+def live_command(port: int) -> list[str]:
+    """compose.yaml's live command (uvicorn), on loopback, trusting loopback's forwarded headers."""
+    command = list(yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["live"]["command"])
+    for option, new in (("--host", "127.0.0.1"), ("--port", str(port)), ("--forwarded-allow-ips", "127.0.0.1")):
+        command[command.index(option) + 1] = new
+    assert command[0] == "uvicorn"
+    return [sys.executable, "-m", *command]
+
+
+def live_environment() -> dict[str, str]:
+    """What the live service adds to web's environment in compose.yaml (its own knobs)."""
+    document = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    shared = set(document["x-environment"]) | {"FORWARDED_ALLOW_IPS"}  # the stack sets these for both
+    return {key: str(item) for key, item in document["services"]["live"]["environment"].items() if key not in shared}
+
+
+# an encounter with a player link, in the stack's database; a random id, so that its Redis channel
+# (encounters/live.py: channels are not per database) is nobody else's
+PLAYER_LINK = """
+import random, django
+django.setup()
+from django.contrib.auth import get_user_model
+from encounters import player
+from encounters.models import Encounter
+owner = get_user_model().objects.create_user("mj-stack", password="un-mot-de-passe-solide-42")
+encounter = Encounter.objects.create(pk=random.randrange(10**9, 2 * 10**9), owner=owner, system="encore", name="La crypte")
+print(encounter.pk, player.link_create(encounter).token)
+"""
+
+
 @pytest.fixture(scope="module")
 def stack() -> Iterator[SimpleNamespace]:
     runtime = Path(tempfile.mkdtemp(prefix="estoc-stack-"))
@@ -162,7 +204,7 @@ def stack() -> Iterator[SimpleNamespace]:
         "PLAIN_STATIC": "1",
         "DATABASE_URL": f"sqlite:///{runtime / 'db.sqlite3'}",
         "WEB_CONCURRENCY": str(WORKERS),
-        "THREADS": "2",
+        "THREADS": str(THREADS),
         "LOG_LEVEL": "INFO",
         "FORWARDED_ALLOW_IPS": "127.0.0.1",
         "API_RATE": "100000/m",
@@ -173,16 +215,34 @@ def stack() -> Iterator[SimpleNamespace]:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True, capture_output=True
     )
-    upstream, listen = free_port(), free_port()
+    made = subprocess.run(
+        [sys.executable, "-c", PLAYER_LINK], env=env, cwd=ROOT, check=True, capture_output=True, text=True, timeout=60
+    )
+    encounter, token = made.stdout.split()[-2:]
+    upstream, listen, live = free_port(), free_port(), free_port()
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{upstream}"]
-    conf = nginx_conf(runtime, listen, upstream)
+    conf = nginx_conf(runtime, listen, upstream, live)
+    live_log = runtime / "live.log"
     try:
-        with process(gunicorn, env, log) as master:
+        with (
+            process(gunicorn, env, log) as master,
+            process(live_command(live), {**env, **live_environment()}, live_log),
+        ):
             wait_for(f"http://127.0.0.1:{upstream}/healthz", 60)
+            wait_for(f"http://127.0.0.1:{live}/healthz", 60)
             with process(nginx_command(conf, runtime), env, runtime / "nginx.log"):
                 wait_for(f"http://127.0.0.1:{listen}/healthz", 20)
                 yield SimpleNamespace(
-                    runtime=runtime, env=env, log=log, master=master.pid, upstream=upstream, listen=listen
+                    runtime=runtime,
+                    env=env,
+                    log=log,
+                    master=master.pid,
+                    upstream=upstream,
+                    listen=listen,
+                    live=live,
+                    live_log=live_log,
+                    encounter=int(encounter),
+                    token=token,
                 )
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
@@ -322,3 +382,124 @@ def test_nginx_answers_in_french_when_gunicorn_is_down(stack, tmp_path):
                 time.sleep(0.1)
     assert status == 502  # nginx's own code kept, its text in French
     assert "Estoc est momentanément indisponible" in body.decode()
+
+
+# --- the players' live view (issue 16): /live/ through nginx to uvicorn ------------------------
+
+
+class EventStream:
+    """A raw ``GET /live/<token>/events`` through nginx: the response's head, then its events."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=10)
+        request = (
+            f"GET /live/{token}/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
+            "Accept-Encoding: gzip\r\n\r\n"
+        )
+        self.socket.sendall(request.encode())
+        self.buffer = b""
+
+    def until(self, marker: bytes, seconds: float) -> bytes:
+        """What has come when ``marker`` has (an AssertionError if it has not within ``seconds``)."""
+        deadline = time.monotonic() + seconds
+        while marker not in self.buffer:
+            left = deadline - time.monotonic()
+            assert left > 0, f"{marker!r} did not come within {seconds} s: {self.buffer[-500:]!r}"
+            self.socket.settimeout(left)
+            try:
+                chunk = self.socket.recv(65536)
+            except TimeoutError:
+                continue
+            assert chunk, f"the stream closed before {marker!r}: {self.buffer[-500:]!r}"
+            self.buffer += chunk
+        return self.buffer
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+@contextlib.contextmanager
+def streams(port: int, token: str, count: int) -> Iterator[list[EventStream]]:
+    opened: list[EventStream] = []
+    try:
+        for _ in range(count):
+            opened.append(EventStream(port, token))
+        yield opened
+    finally:
+        for stream in opened:
+            stream.close()
+
+
+def test_the_live_service_answers_its_containers_check(stack):
+    done = subprocess.run(
+        [sys.executable, "deploy/healthcheck.py", f"http://127.0.0.1:{stack.live}/healthz"],
+        env={**stack.env, "ALLOWED_HOSTS": "localhost"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert '"database": "ok"' in done.stdout
+
+
+def test_the_players_page_and_state_go_through_nginx_to_uvicorn(stack):
+    base = f"http://127.0.0.1:{stack.listen}/live/{stack.token}/"
+    status, headers, body = get(base)
+    assert status == 200, body[:500]
+    assert headers["Cache-Control"] == "no-store"
+    assert f"/live/{stack.token}/events".encode() in body
+    status, _headers, body = get(base + "state")
+    assert status == 200
+    assert "La crypte" in body.decode()
+    # an unknown link: Django's 404 from uvicorn, not nginx's 502
+    assert get(f"http://127.0.0.1:{stack.listen}/live/aucun-lien/events")[0] == 404
+    log = stack.live_log.read_text()
+    assert f'"GET /live/{stack.token}/ HTTP/1.1" 200' in log
+    assert f'"GET /live/{stack.token}/state HTTP/1.1" 200' in log
+
+
+def test_the_event_stream_passes_through_nginx_unbuffered(stack):
+    from django.test import override_settings
+
+    from encounters import live
+
+    with streams(stack.listen, stack.token, 1) as (stream,):
+        head = stream.until(b"\r\n\r\n", 5).partition(b"\r\n\r\n")[0].decode().lower()
+        assert head.startswith("http/1.1 200 ")
+        assert "content-type: text/event-stream" in head
+        assert "transfer-encoding: chunked" in head  # streamed, no length known in advance
+        assert "content-encoding" not in head  # not compressed (gzip would hold events back)
+        assert "cache-control: no-store" in head
+        # the state now, at once: the first event is far smaller than any buffer nginx would fill
+        assert b"retry: 2000" in stream.until(b"event: state", 5)
+        stream.until(b"La crypte", 5)
+        if "REDIS_URL" not in stack.env:
+            pytest.skip("no Redis on 127.0.0.1:6379: a change published from outside cannot reach uvicorn")
+        import redis
+
+        # a change, as a web worker publishes it: it reaches the player through nginx within a second
+        sent = live.Message("state", "<p>Tour 2</p>", 10**6, time.time())
+        # the stream subscribed before it drew its first event: it is listening now
+        with override_settings(REDIS_URL=stack.env["REDIS_URL"]):  # the stack's channel names its db index
+            name = live.channel(stack.encounter)
+        listeners = redis.Redis.from_url(REDIS_URL).publish(name, sent.dumps())
+        assert listeners >= 1
+        started = time.monotonic()
+        stream.until(b"data: <p>Tour 2</p>", 2)
+        assert time.monotonic() - started < 1.0
+        assert f"id: {10**6}".encode() in stream.buffer
+    assert f'"GET /live/{stack.token}/events HTTP/1.1" 200' in stack.live_log.read_text()
+
+
+def test_open_player_streams_hold_no_gunicorn_thread(stack):
+    """More streams than gunicorn has threads, all open: the site still answers at once."""
+    count = 3 * WORKERS * THREADS
+    with streams(stack.listen, stack.token, count) as opened:
+        for stream in opened:
+            stream.until(b"event: state", 10)
+        started = time.monotonic()
+        status, _headers, _body = get(f"http://127.0.0.1:{stack.listen}/healthz", timeout=5)
+        assert status == 200
+        assert time.monotonic() - started < 2.0
+        assert get(f"http://127.0.0.1:{stack.listen}/live/{stack.token}/state", timeout=5)[0] == 200

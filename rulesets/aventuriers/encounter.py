@@ -886,7 +886,7 @@ RULES = register(
     EncounterRules(
         system="aventuriers",
         kinds=(
-            Kind(AVENTURIER, _("Aventurier"), AventurierState),
+            Kind(AVENTURIER, _("Aventurier"), AventurierState, player=True),
             Kind(MONSTRE, _("Monstre"), MonsterState, preset_group="def_monster", from_preset=monster_from_preset),
         ),
         pages=(
@@ -900,6 +900,7 @@ RULES = register(
                 fill=fill,
                 apply=apply,
                 suggest=suggest,
+                actor=("attacker",),
             ),
         ),
         clock_type=Clock,

@@ -18,8 +18,8 @@ undo/redo history and the version that protects against stale tabs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -47,6 +47,9 @@ class Kind:
     # the kind a bestiary entry makes when the game master leaves « Sorte » to the bestiary and
     # several kinds share the preset group (Nephilim's PJ and PNJ: a creature is a PNJ)
     bestiary_default: bool = False
+    # a player character: the players' view shows its gauges exactly unless the game master says
+    # otherwise (anyone else's state in words: issue 16)
+    player: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,9 @@ class Page:
     # the roles in the order the exchange runs, for the log's title (« Ysolde contre le loup » when
     # the PC strikes): the resolved scenario → role keys; None, the roles' own order
     order: Callable[[Any], tuple[str, ...]] | None = None
+    # the roles the one acting now (the turn order's) takes, the first whose kinds fit: the page
+    # proposes them there, as the turn order says, the game master's reordering included
+    actor: tuple[str, ...] = ()
 
     def role(self, key: str) -> Role:
         return next(r for r in self.roles if r.key == key)
@@ -141,6 +147,52 @@ class Bar:
     value: int
     maximum: int
     tone: str = "health"  # health / stress / resource / danger
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A place in the turn order: a fighter's key, what ranks it there (« initiative 14 », « rang
+    17 », « Frappe vive : initiative 3 »), and whether it has acted already (this round, turn or
+    Action)."""
+
+    key: str
+    detail: str = ""
+    done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOrder:
+    """Who acts, in order, as the rules give it (issue 16): the encounter page and the players'
+    view show it, the one acting now first among those not done, and the game master may reorder
+    by hand (the encounter keeps that order over the rules' while the same combatants are in it).
+
+    ``aside``: combatants with no turn of their own, and what they have instead (enCORE's NPCs and
+    their attacks per turn); ``heading``: the phase or rank now (« Phase des Aventuriers »);
+    ``notes``: what the table should know about this order (« les joueurs choisissent l'ordre »)."""
+
+    turns: tuple[Turn, ...] = ()
+    aside: tuple[Turn, ...] = ()
+    heading: str = ""
+    notes: tuple[str, ...] = ()
+
+    def reordered(self, keys: Sequence[str]) -> TurnOrder:
+        """The game master's order ``keys`` over the rules': the turns it names in its order,
+        then the others in the rules' order."""
+        by_key = {t.key: t for t in self.turns}
+        first = [by_key[k] for k in dict.fromkeys(keys) if k in by_key]
+        rest = [t for t in self.turns if t not in first]
+        return replace(self, turns=(*first, *rest))
+
+    @property
+    def now(self) -> Turn | None:
+        """The one acting now: the first not done."""
+        return next((t for t in self.turns if not t.done), None)
+
+    @property
+    def next(self) -> Turn | None:
+        """Who comes after the one acting now."""
+        waiting = [t for t in self.turns if not t.done]
+        return waiting[1] if len(waiting) > 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +216,8 @@ class EncounterRules:
     adjust: Callable[[Fighter, str, int], Any | None] | None = None
     # the state a new combatant starts with when the game master only gives a kind and a name
     blank: Callable[[str, str], dict[str, Any]] = lambda kind, name: {"name": name}
+    # the turn order: (everyone present, clock, the table's default scenario) → TurnOrder
+    turns: Callable[[tuple[Fighter, ...], Any, Any], TurnOrder] | None = None
 
     def kind(self, key: str) -> Kind:
         return next(k for k in self.kinds if k.key == key)

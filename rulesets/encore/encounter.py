@@ -482,7 +482,7 @@ RULES = register(
     EncounterRules(
         system="encore",
         kinds=(
-            Kind(PJ, _("PJ"), PcState),
+            Kind(PJ, _("PJ"), PcState, player=True),
             Kind(PNJ, _("PNJ"), NpcState, preset_group="npc", from_preset=npc_from_preset),
         ),
         pages=(
@@ -498,6 +498,7 @@ RULES = register(
                 fill=fill,
                 apply=apply,
                 suggest=suggest,
+                actor=("pc",),
             ),
         ),
         clock_type=Clock,

@@ -895,6 +895,7 @@ RULES = register(
                 fill=fill_exchange,
                 apply=apply_exchange,
                 suggest=suggest,
+                actor=("attacker",),
             ),
         ),
         clock_type=Clock,

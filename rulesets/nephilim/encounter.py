@@ -850,7 +850,7 @@ RULES = register(
     EncounterRules(
         system="nephilim",
         kinds=(
-            Kind(PJ, _("PJ"), CombatantState, preset_group="combatant", from_preset=from_preset),
+            Kind(PJ, _("PJ"), CombatantState, preset_group="combatant", from_preset=from_preset, player=True),
             Kind(
                 PNJ, _("PNJ"), CombatantState, preset_group="combatant", from_preset=from_preset, bestiary_default=True
             ),
@@ -866,6 +866,7 @@ RULES = register(
                 fill=fill,
                 apply=apply,
                 suggest=suggest,
+                actor=("attacker",),
                 check=check,
             ),
         ),

@@ -998,7 +998,7 @@ RULES = register(
         system="quadrature",
         kinds=(
             Kind(ADV, _("Adversaire"), Foe, preset_group="creature", from_preset=foe_from_preset),
-            Kind(PJ, _("Personnage"), PcState),
+            Kind(PJ, _("Personnage"), PcState, player=True),
         ),
         pages=(
             Page(
@@ -1018,6 +1018,7 @@ RULES = register(
                 fill=fill,
                 apply=apply,
                 suggest=suggest,
+                actor=("adversary", "pc"),
                 order=order,
             ),
         ),

@@ -50,7 +50,10 @@ def select_options(page, name):
     """The options of the select ``name``: (value, label), grouped labels flattened."""
     match = re.search(rf'<select name="{re.escape(name)}".*?</select>', page, re.S)
     assert match, f"no select {name}"
-    return [(v, visible(label).strip()) for v, label in re.findall(r'<option value="([^"]*)"[^>]*>(.*?)</option>', match[0], re.S)]
+    return [
+        (v, visible(label).strip())
+        for v, label in re.findall(r'<option value="([^"]*)"[^>]*>(.*?)</option>', match[0], re.S)
+    ]
 
 
 # --- Quadrature: the PC's attack is told as the PC's, the wolf is no ally of itself ------------------
@@ -126,7 +129,9 @@ def test_a_result_against_a_npc_absent_from_the_encounter_is_refused_and_not_log
     response = apply(client, page)
     assert response.status_code == 400
     said = visible(response.content.decode())
-    assert "absent de la rencontre\u202f: cochez le PNJ dans «\u202fPNJ visés\u202f», puis rouvrez le calculateur" in said
+    assert (
+        "absent de la rencontre\u202f: cochez le PNJ dans «\u202fPNJ visés\u202f», puis rouvrez le calculateur" in said
+    )
     assert "Revenir au résultat" in said
     assert encounter.log.count() == entries
     assert states(encounter)["Aline"]["acted"] is False
@@ -151,7 +156,9 @@ def test_two_defenders_for_a_sword_are_refused_on_the_encounter_page(client):
     assert response.status_code == 422
     page = response.content.decode()
     said = visible(page)
-    assert "Défenseurs\u202f: l'arme «\u202fÉpée/hache\u202f» ne vise qu'un défenseur (ni coup par coup ni rafale)" in said
+    assert (
+        "Défenseurs\u202f: l'arme «\u202fÉpée/hache\u202f» ne vise qu'un défenseur (ni coup par coup ni rafale)" in said
+    )
     # the choice comes back as it was
     for pk in (a.pk, b.pk):
         assert re.search(rf'name="role.defenders"\s+value="{pk}"\s+checked', page)
@@ -266,6 +273,6 @@ def test_an_entry_logged_without_its_gauges_gets_them_from_its_changes(client):
     assert [(g["before"], g["after"]) for g in entry.detail["gauges"]] == [(8, 7)]
     entry.detail = {"gauges": [{"name": 3}]}  # an old or malformed entry
     entry.save()
-    assert [(g["label"], g["before"], g["after"]) for g in services.entry_gauges(services.rules_for(encounter), entry)] == [
-        ("Santé", 8, 7)
-    ]
+    assert [
+        (g["label"], g["before"], g["after"]) for g in services.entry_gauges(services.rules_for(encounter), entry)
+    ] == [("Santé", 8, 7)]
