@@ -24,6 +24,7 @@ from rulesets.core.results import Result
 from rulesets.core.schema import Choice, ScenarioError, Spec
 from rulesets.encore.engine import target_npcs, tier_of
 from rulesets.encore.model import NPC, Action, Scenario, conj, role_noun
+from rulesets.encore.turns import turns
 
 PJ, PNJ = "pj", "pnj"
 
@@ -509,5 +510,6 @@ RULES = register(
         badges=badges,
         is_out=is_out,
         status=status,
+        turns=turns,
     )
 )
