@@ -65,6 +65,7 @@ from rulesets.nephilim.model import (
     Sensitivity,
     Weapon,
 )
+from rulesets.nephilim.turns import turns
 
 PJ, PNJ = "pj", "pnj"
 
@@ -879,5 +880,6 @@ RULES = register(
         is_out=is_out,
         status=status,
         blank=blank,
+        turns=turns,
     )
 )

@@ -276,3 +276,22 @@ def test_an_entry_logged_without_its_gauges_gets_them_from_its_changes(client):
     assert [
         (g["label"], g["before"], g["after"]) for g in services.entry_gauges(services.rules_for(encounter), entry)
     ] == [("Santé", 8, 7)]
+
+
+def test_agir_proposes_who_the_turn_order_says_acts_now_the_game_masters_order_included(client):
+    encounter = encounter_of(client, "nephilim", {"round": 1})
+    sahar = nephilim_fighter(encounter, initiative_ka=4)
+    sbire = nephilim_fighter(encounter, "pnj", name="Sbire", initiative_ka=5)
+
+    def proposed():
+        page = client.get(detail_url(encounter)).content.decode()
+        attacker = re.search(r'<select name="role.attacker".*?</select>', page, re.S)[0]
+        chosen = re.search(r'<option value="(\d+)"\s+selected', attacker)[1]
+        defenders = re.findall(r'name="role.defenders"\s+value="(\d+)"\s+checked', page)
+        return int(chosen), [int(d) for d in defenders]
+
+    assert proposed() == (sbire.pk, [sahar.pk])  # the quicker acts, against the other side
+    encounter.refresh_from_db()
+    moved = client.post(f"{detail_url(encounter)}turns/", {"version": encounter.version, "move": sahar.pk, "by": "-1"})
+    assert moved.status_code == 303
+    assert proposed() == (sahar.pk, [sbire.pk])  # Sahar moved first: she attacks, the Sbire defends

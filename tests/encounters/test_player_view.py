@@ -314,6 +314,34 @@ def test_a_story_paragraph_naming_a_hidden_combatant_is_left_out(client, encount
     assert "Guetteur" not in player.render_state(encounter)
 
 
+def test_the_players_see_the_turn_order_without_hidden_turns_or_an_npcs_numbers(client):
+    encounter = EncounterFactory(system="nephilim", clock={"round": 1})
+    client.force_login(encounter.owner)
+    from rulesets.core.schema import to_data
+    from rulesets.nephilim.encounter import CombatantState
+    from rulesets.nephilim.examples import EPEE
+
+    def fighter(kind, name, ka, visibility="auto"):
+        data = {"name": name, "type": "nephilim", "attack_degree": 6, "defence_degree": 6, "weapon": EPEE}
+        data = to_data(parse(CombatantState, {**data, "initiative_ka": ka}))
+        return Combatant.objects.create(encounter=encounter, kind=kind, name=name, state=data, visibility=visibility)
+
+    fighter("pj", "Sahar", 4)
+    fighter("pnj", "Sbire", 9)
+    fighter("pnj", "Ombre", 12, visibility="hidden")
+    client.post(f"{detail_url(encounter)}players/")
+    gm = visible(client.get(detail_url(encounter)).content.decode())
+    assert "Ombre agit" in gm  # the game master sees everyone's turn
+    turns = player.player_context(encounter)["turns"]
+    assert [(t["name"], t["now"]) for t in turns] == [("Sbire", False), ("Sahar", False)]
+    sbire, sahar = turns
+    assert sbire["detail"] == ""  # an NPC in words: its initiative is not told
+    assert sahar["detail"].startswith("initiative ")
+    page = player.render_state(encounter)
+    assert "Ombre" not in page
+    assert "Ordre du tour" in page
+
+
 def test_two_sites_on_one_redis_server_have_their_own_channels(settings):
     settings.REDIS_URL = "redis://127.0.0.1:6379/3"
     assert live.channel(12) == "estoc:3:encounter:12"
