@@ -43,6 +43,7 @@ from rulesets.feerie.action import SURPRISE_DEFENSE, ActionScenario, ActivityKin
 from rulesets.feerie.engine import derive
 from rulesets.feerie.model import Attribute, AttributeKind, BlowKind, Combatant, Exchange, Mode, Tactic
 from rulesets.feerie.speech import who
+from rulesets.feerie.turns import turns
 
 FEERIQUE = "feerique"
 DEFAULT_NAME = "Féerique"
@@ -906,5 +907,6 @@ RULES = register(
         badges=badges,
         is_out=is_out,
         status=status,
+        turns=turns,
     )
 )
