@@ -47,6 +47,7 @@ from rulesets.quadrature.sheet import (
     part_blocks,
     threat,
 )
+from rulesets.quadrature.turns import turns
 
 ADV, PJ = "adversaire", "pj"
 MENTAL_MIN, MENTAL_MAX = -3, 3
@@ -1031,5 +1032,6 @@ RULES = register(
         is_out=is_out,
         status=status,
         adjust=adjust,
+        turns=turns,
     )
 )
