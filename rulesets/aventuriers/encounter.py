@@ -40,6 +40,7 @@ from rulesets.aventuriers.model import (
 )
 from rulesets.aventuriers.model import Fighter as PageFighter
 from rulesets.aventuriers.speech import figure_noun
+from rulesets.aventuriers.turns import turns
 from rulesets.aventuriers.zones import adjacent, in_attack_zone, local
 from rulesets.core.encounter import (
     Applied,
@@ -911,5 +912,6 @@ RULES = register(
         badges=badges,
         is_out=is_out,
         status=status,
+        turns=turns,
     )
 )
