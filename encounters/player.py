@@ -5,7 +5,8 @@ What a player sees of each combatant is its ``visibility``: its gauges exactly, 
 (« blessée », « hors de combat »), its name only, or nothing at all. A log entry that changes a
 hidden combatant, or names one in its title, is not shown, nor a paragraph of a story that names
 one; an undone entry neither (it did not happen); the log shows the story, never the technical
-lines, and only the gauges of combatants shown exactly.
+lines, only the gauges of combatants shown exactly, and a gauge step by hand on anyone else as
+« état modifié » (not « Santé −1 »).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from django.urls import reverse
 
 from calculator.grammar import noun_of
 from encounters import live, services
-from encounters.models import Combatant, Encounter, PlayerLink
+from encounters.models import Combatant, Encounter, LogEntry, PlayerLink
 from rulesets.core import encounter as core
-from rulesets.core.french import Noun, typography
+from rulesets.core.french import Noun, capitalize, typography
 from rulesets.core.registry import load_all
 
 LOG_SHOWN = 30  # the newest entries a player sees
@@ -96,11 +97,12 @@ def player_context(encounter: Encounter) -> dict[str, Any]:
     combatants = list(encounter.combatants.all())
     level = {c.pk: visibility_of(c, rules) for c in combatants}
     hidden = {pk for pk, v in level.items() if v == V.HIDDEN}
+    present = {c.pk: services.fighter(c, rules) for c in combatants if c.present}
     cards = []
     for c in combatants:
         if not c.present or level[c.pk] == V.HIDDEN:
             continue
-        f = services.fighter(c, rules)
+        f = present[c.pk]
         card = PlayerCard(name=c.name, kind_label=typography(rules.kind(c.kind).label), level=level[c.pk])
         if card.level == V.EXACT:
             card.bars = list(rules.bars(f))
@@ -125,11 +127,14 @@ def player_context(encounter: Encounter) -> dict[str, Any]:
         # a paragraph that names a hidden combatant (« Guetteur perd 1 attaque… » at the end of a
         # turn that did not change him) is left out; the rest of the entry is told
         story = [p for p in entry.story if not names_hidden(p)]
-        entries.append(PlayerEntry(entry.seq, entry.clock_label, entry.title, story, gauges))
+        title = entry.title
+        if entry.action == LogEntry.Action.ADJUST and touched - exact:
+            # « Brigand : Santé −1 » would count an NPC's health down for the players
+            title = typography(f"{capitalize(str(entry.changes[0].get('name', '')))}\u202f: état modifié")
+        entries.append(PlayerEntry(entry.seq, entry.clock_label, title, story, gauges))
         if len(entries) == LOG_SHOWN:
             break
-    everyone = tuple(services.fighter(c, rules) for c in combatants if c.present)
-    order = services.turn_order(encounter, everyone)
+    order = services.turn_order(encounter, tuple(present.values()))
     names = {str(c.pk): c.name for c in combatants if c.pk not in hidden}
     exactly = {str(pk) for pk, v in level.items() if v == V.EXACT}
     turns = []

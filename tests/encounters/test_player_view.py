@@ -94,7 +94,10 @@ def test_a_player_needs_no_account_and_sees_what_the_game_master_shows(client, e
     assert "Brigand PNJ Touché" in text  # an NPC in words, agreed with its name
     assert "2 / 3" not in text
     assert "Guetteur" not in page.content.decode()  # hidden: not a trace, nor its log entry
-    assert "Brigand\u202f: Santé −1" in text
+    assert "Brigand\u202f: état modifié" in text  # a step by hand on an NPC in words: not counted
+    assert "Santé −1" not in text
+    adjust(client, encounter, cast["aline"])
+    assert "Aline\u202f: Santé −1" in visible(Client().get(f"/live/{link.token}/").content.decode())
 
 
 def test_state_words_agree_with_the_name():
@@ -192,7 +195,7 @@ def test_the_stream_opens_with_the_state_and_carries_each_change(
     assert name == "state"
     encounter.refresh_from_db()
     assert update.startswith(f"id: {encounter.version}\n")
-    assert "Brigand\u202f: Santé −1" in visible(data)
+    assert "Brigand\u202f: état modifié" in visible(data)
     # a hidden combatant's change is published without a word of it
     with django_capture_on_commit_callbacks(execute=True):
         adjust(client, encounter, cast["guetteur"])
