@@ -105,16 +105,16 @@ def test_the_players_phone_follows_the_game_masters_changes_and_sees_nothing_hid
     gm.wait_for_url(re.compile(r"/encounters/\d+/"))
     gm.click("#advance-button")
     expect(phone.locator(".player-head .clock")).to_have_text("Tour 2", timeout=2000)
-    gm.wait_for_selector("#undo-button:not([disabled])")
+    expect(gm.locator("#clock")).to_have_text("Tour 2")
     gm.click("#undo-button")
     expect(phone.locator(".player-head .clock")).to_have_text("Tour 1", timeout=2000)
+    expect(gm.locator("#clock")).to_have_text("Tour 1")  # the game master's page swapped in too
 
     # the hidden lookout and the brigand's exact health: neither on the page nor in the stream
     html = phone.content()
     assert "Guetteur" not in html
     assert not brigand.locator(".player-gauge").count()
     # the link withdrawn: the phone is told, the stream ends
-    gm.locator("#players summary").scroll_into_view_if_needed()
     gm.once("dialog", lambda dialog: dialog.accept())
     gm.click("#players button:has-text('Retirer ce lien')")
     expect(phone.locator("#player-state")).to_contain_text("retiré ce lien", timeout=2000)
