@@ -33,15 +33,20 @@ LOG_SHOWN = 30  # the newest entries a player sees
 V = Combatant.Visibility
 
 
-def visibility_of(combatant: Combatant, rules: core.EncounterRules) -> str:
-    """``auto`` resolved: a player character exactly, anyone else in words."""
-    if combatant.visibility != V.AUTO:
-        return str(combatant.visibility)
+def auto_visibility(combatant: Combatant, rules: core.EncounterRules) -> Combatant.Visibility:
+    """What ``auto`` means for this combatant: a player character exactly, anyone else in words."""
     try:
         player = rules.kind(combatant.kind).player
     except StopIteration:
         player = False
     return V.EXACT if player else V.TIER
+
+
+def visibility_of(combatant: Combatant, rules: core.EncounterRules) -> str:
+    """The combatant's visibility, ``auto`` resolved."""
+    if combatant.visibility != V.AUTO:
+        return str(combatant.visibility)
+    return str(auto_visibility(combatant, rules))
 
 
 def _agreed(noun: Noun, masculine: str, feminine: str) -> str:

@@ -693,17 +693,18 @@ def turn_move(*, encounter: Encounter, version: Any, key: str, by: int) -> None:
         raise ScenarioError({"turn": ERROR_BAD_MOVE})
     i = keys.index(key)
     keys[i], keys[i + by] = keys[i + by], keys[i]
-    with transaction.atomic():
-        _bump(encounter, _parse_version(version))
-        encounter.turn_order = keys
-        encounter.save(update_fields=["turn_order"])
-        _published(encounter)
+    _turn_order_set(encounter, version, keys)
 
 
 def turn_reset(*, encounter: Encounter, version: Any) -> None:
     """« L'ordre des règles »: the game master's order dropped."""
+    _turn_order_set(encounter, version, [])
+
+
+def _turn_order_set(encounter: Encounter, version: Any, keys: list[str]) -> None:
+    """The game master's order written (no log entry), from the version the form was drawn from."""
     with transaction.atomic():
         _bump(encounter, _parse_version(version))
-        encounter.turn_order = []
+        encounter.turn_order = keys
         encounter.save(update_fields=["turn_order"])
         _published(encounter)

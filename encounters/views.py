@@ -402,7 +402,7 @@ def _players_context(
 ) -> dict[str, Any]:
     """The « Vue des joueurs » panel: the link and its QR code, what players see of each one."""
     from encounters.models import PlayerLink
-    from encounters.player import link_url
+    from encounters.player import auto_visibility, link_url
 
     link = PlayerLink.objects.filter(encounter=encounter).first()
     if link is None:
@@ -414,7 +414,7 @@ def _players_context(
     V = Combatant.Visibility
     rows = []
     for c in combatants:
-        auto = V.EXACT if rules.kind(c.kind).player else V.TIER
+        auto = auto_visibility(c, rules)
         options = [(v, f"{V.AUTO.label} ({auto.label})" if v == V.AUTO else str(label)) for v, label in V.choices]
         rows.append({"combatant": c, "options": options})
     # segno's own SVG: numbers and paths, the URL encoded in the modules, nothing echoed as text
