@@ -3,7 +3,7 @@ system's dataclasses, like the calculator form: the messages are the dataclass's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -12,9 +12,11 @@ from django.utils.translation import gettext_lazy as _
 
 from calculator.forms import Leaf, form_field, leaf_default, leaves, list_paths, row_refused
 from calculator.plugins import PresetGroup
+from encounters.services import ERROR_NUL
 from rulesets.core import encounter as core
-from rulesets.core.french import join
-from rulesets.core.schema import ScenarioError, Spec, flatten, parse_index, unflatten
+from rulesets.core.conditions import Chip, Lasting
+from rulesets.core.french import join, signed, typography
+from rulesets.core.schema import ScenarioError, Spec, ascii_number, flatten, parse_index, unflatten
 
 MAX_COPIES = 12
 
@@ -214,3 +216,100 @@ def add_form(
         help_text=_("Plusieurs\u202f: numérotés («\u202fGobelin 1\u202f», «\u202fGobelin 2\u202f»…)."),
     )
     return form
+
+
+# --- lasting conditions (issue 16) -------------------------------------------------------------------
+
+ERROR_VALUE = "Valeur\u202f: un nombre entier (−4, 3…), ou rien pour la valeur habituelle."
+ERROR_NOTE_TOO_LONG = "Texte\u202f: 80\u00a0caractères au plus."
+NOTE_MAX = 80
+
+
+def condition_prefix(cid: int, path: str = "") -> str:
+    """The form of a combatant's new condition (``k12``), or of its chip at ``path`` (``k12-conditions_2``)."""
+    return f"k{cid}" + (f"-{''.join(ch if ch.isalnum() else '_' for ch in path)}" if path else "")
+
+
+def condition_form(
+    lasting: Sequence[Lasting],
+    data: QueryDict | None = None,
+    *,
+    prefix: str,
+    chip: Chip | None = None,
+) -> forms.Form:
+    """Put a condition on a combatant (``chip`` None: a choice among ``lasting``), or change the
+    one ``chip`` shows (its condition fixed, its number and text prefilled)."""
+    form = forms.Form(data=data, prefix=prefix)
+    asked = [item for item in lasting if chip is None or item.key == chip.lasting]
+    if chip is None:
+        form.fields["lasting"] = forms.ChoiceField(
+            label=_("Effet"), choices=[(item.key, typography(item.label)) for item in asked], required=False
+        )
+    else:
+        form.fields["lasting"] = forms.CharField(widget=forms.HiddenInput, initial=chip.lasting, required=False)
+    valued = [item for item in asked if item.value]
+    if valued:
+        one = chip is not None or len(valued) == 1
+        if one:
+            item = valued[0]
+            usual = (
+                _("Vide\u202f: {v}.").format(v=signed(item.default))
+                if item.default is not None and chip is None
+                else ""
+            )
+            value_help = " ".join(h for h in (item.value_help, usual) if h)
+        else:
+            value_help = str(_("Selon l'effet\u202f; vide\u202f: sa valeur habituelle."))
+        form.fields["value"] = forms.CharField(
+            label=typography(valued[0].value) if one else _("Valeur"),
+            required=False,
+            initial="" if chip is None or chip.value is None else str(chip.value),
+            widget=forms.TextInput(attrs={"inputmode": "numeric", "class": "num"}),
+            help_text=typography(value_help),
+        )
+    noted = [item for item in asked if item.note]
+    if noted:
+        form.fields["note"] = forms.CharField(
+            label=typography(noted[0].note) if chip is not None or len(noted) == 1 else _("Précision (nom, effet)"),
+            required=False,
+            max_length=None,
+            initial=chip.note if chip is not None else "",
+        )
+    return form
+
+
+def condition_values(form: forms.Form) -> tuple[str, int | None, str]:
+    """(lasting key, number or None, text) as typed; a number that is no integer, or a text
+    too long, is refused on its field, never read as « no value »."""
+
+    def raw(name: str) -> str:
+        if name not in form.fields:
+            return str(form.data.get(form.add_prefix(name), "") or "")
+        return str(form.fields[name].widget.value_from_datadict(form.data, form.files, form.add_prefix(name)) or "")
+
+    errors: dict[str, str] = {}
+    text = raw("value").strip().replace("\u2212", "-")
+    value: int | None = None
+    if text:
+        sign = -1 if text.startswith("-") else 1
+        digits = text.lstrip("+-")
+        number = ascii_number(digits, 4) if len(text) - len(digits) <= 1 else None
+        if number is None:
+            errors["value"] = ERROR_VALUE
+        else:
+            value = sign * number
+    note = raw("note")
+    if "\x00" in note:
+        errors["note"] = ERROR_NUL
+    elif len(note.strip()) > NOTE_MAX:
+        errors["note"] = ERROR_NOTE_TOO_LONG
+    if errors:
+        raise ScenarioError(errors)
+    return raw("lasting"), value, note.strip()
+
+
+def set_form_errors(form: forms.Form, errors: Mapping[str, str]) -> None:
+    """Messages on the fields they are about (the others above the form)."""
+    form.is_valid()
+    for key, message in errors.items():
+        form.add_error(key if key in form.fields else None, message)

@@ -87,6 +87,7 @@ class LogEntry(models.Model):
         EDIT = "edit", _("Combattant modifié")
         ADJUST = "adjust", _("Ajustement")
         REMOVE = "remove", _("Combattant retiré")
+        CONDITION = "condition", _("Effet en cours")
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="log")
     seq = models.PositiveIntegerField(_("n°"))

@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from calculator.grammar import noun_of
-from encounters import live, services
+from encounters import conditions, live, services
 from encounters.models import Combatant, Encounter, LogEntry, PlayerLink
 from rulesets.core import encounter as core
 from rulesets.core.french import Noun, capitalize, typography
@@ -86,6 +86,9 @@ class PlayerCard:
     bars: list[core.Bar] = field(default_factory=list)
     words: str = ""
     out: bool = False
+    # the lasting conditions as the players may see them: (label, what remains) exactly, the
+    # label without its numbers in words, nothing for a combatant shown by name only
+    chips: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -103,6 +106,7 @@ def player_context(encounter: Encounter) -> dict[str, Any]:
     level = {c.pk: visibility_of(c, rules) for c in combatants}
     hidden = {pk for pk, v in level.items() if v == V.HIDDEN}
     present = {c.pk: services.fighter(c, rules) for c in combatants if c.present}
+    clock = services.clock_of(encounter)
     cards = []
     for c in combatants:
         if not c.present or level[c.pk] == V.HIDDEN:
@@ -112,15 +116,22 @@ def player_context(encounter: Encounter) -> dict[str, Any]:
         if card.level == V.EXACT:
             card.bars = list(rules.bars(f))
             card.out = rules.is_out(f)
+            card.chips = [(chip.label, chip.remaining) for chip in conditions.chips(rules, f, clock)]
         elif card.level == V.TIER:
             card.words = state_words(rules, f)
             card.out = rules.is_out(f)
+            card.chips = [(chip.said_publicly, "") for chip in conditions.chips(rules, f, clock)]
         cards.append(card)
     secret = [c.name.casefold() for c in combatants if c.pk in hidden and c.name.strip()]
 
     def names_hidden(text: str) -> bool:
         folded = text.casefold()
         return any(name in folded for name in secret)
+
+    for card in cards:  # « Riposte due contre le Guetteur »: not a word of a hidden combatant
+        card.chips = [
+            (typography(label), typography(left)) for label, left in card.chips if not names_hidden(f"{label} {left}")
+        ]
 
     entries = []
     for entry in encounter.log.filter(undone=False).order_by("-seq"):
@@ -136,6 +147,9 @@ def player_context(encounter: Encounter) -> dict[str, Any]:
         if entry.action == LogEntry.Action.ADJUST and touched - exact:
             # « Brigand : Santé −1 » would count an NPC's health down for the players
             title = typography(f"{capitalize(str(entry.changes[0].get('name', '')))}\u202f: état modifié")
+        elif entry.action == LogEntry.Action.CONDITION and touched - exact:
+            # « Brigand : effet ajouté à la main, « Étourdi −4 » »: the numbers stay behind the screen
+            title = typography(f"{capitalize(str(entry.changes[0].get('name', '')))}\u202f: effets en cours modifiés")
         entries.append(PlayerEntry(entry.seq, entry.clock_label, title, story, gauges))
         if len(entries) == LOG_SHOWN:
             break
@@ -163,7 +177,7 @@ def player_context(encounter: Encounter) -> dict[str, Any]:
         "turns_heading": typography(order.heading) if order is not None else "",
         "encounter_name": encounter.name,
         "system_name": typography(load_all()[rules.system].name),
-        "clock_label": typography(rules.clock_label(services.clock_of(encounter))),
+        "clock_label": typography(rules.clock_label(clock)),
         "cards": cards,
         "entries": entries,
         "version": encounter.version,

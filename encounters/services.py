@@ -1,4 +1,4 @@
-"""Encounter changes: every one goes through :func:`_commit`, which checks the version the game
+"""Encounter changes: every one goes through :func:`commit`, which checks the version the game
 master's form was drawn from, writes the new states and logs the change with the whole before and
 after of each combatant touched (the undo/redo history)."""
 
@@ -234,7 +234,7 @@ def _parse_version(version: Any) -> int:
     return parsed
 
 
-def _commit(
+def commit(
     *,
     encounter: Encounter,
     version: Any,
@@ -353,7 +353,7 @@ def combatants_add(
     verb = "rejoignent" if len(combatants) > 1 or any(n.plural for n in nouns) else "rejoint"
     # the kind in parentheses, unless the names already say it (« le personnage 1 et le personnage 2 »)
     said = "" if all(c.name.lower().startswith(label.lower()) for c in combatants) else f" {parenthesize(label)}"
-    _commit(
+    commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.ADD,
@@ -413,7 +413,7 @@ def preset_state(*, rules: core.EncounterRules, kind: str, entry: core.Entry) ->
 def combatant_update(*, encounter: Encounter, version: Any, combatant: Combatant, state: Mapping[str, Any]) -> None:
     rules = rules_for(encounter)
     data = state_parse(rules, combatant.kind, state)
-    _commit(
+    commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.EDIT,
@@ -439,7 +439,7 @@ def combatant_adjust(*, encounter: Encounter, version: Any, combatant: Combatant
         data[field] = int(value) + delta
         state = state_parse(rules, combatant.kind, data)
     label = field_label(rules.kind(combatant.kind).state_type, field)
-    _commit(
+    commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.ADJUST,
@@ -451,7 +451,7 @@ def combatant_adjust(*, encounter: Encounter, version: Any, combatant: Combatant
 def encounter_clock_set(*, encounter: Encounter, version: Any, clock: Mapping[str, Any]) -> LogEntry:
     rules = rules_for(encounter)
     parsed = parse(rules.clock_type, clock)
-    return _commit(
+    return commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.EDIT,
@@ -462,7 +462,7 @@ def encounter_clock_set(*, encounter: Encounter, version: Any, clock: Mapping[st
 
 
 def combatant_remove(*, encounter: Encounter, version: Any, combatant: Combatant) -> None:
-    _commit(
+    commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.REMOVE,
@@ -528,7 +528,13 @@ def calculator_url(*, encounter: Encounter, page: core.Page, bindings: Mapping[s
     flat = flatten(defaults)
     hidden = _hidden(page.slug)
     flat = {k: v for k, v in flat.items() if not any(k == h or k.startswith(h + ".") for h in hidden)}
-    filled = core.call(page.fill, bindings, clock_of(encounter), table=table_of(rules_for(encounter).system))
+    filled = core.call(
+        page.fill,
+        bindings,
+        clock_of(encounter),
+        table=table_of(rules_for(encounter).system),
+        everyone=fighters(encounter),
+    )
     flat = core.fill_over(flat, filled)
     query = permalink_query({"scenario": unflatten(flat), "dice": {}}, None)
     query.update(context_query(encounter, bindings))
@@ -564,7 +570,7 @@ def encounter_apply(
     applied = core.call(
         page.apply, resolution.scenario, resolution.result, bindings, clock_of(encounter), everyone=fighters(encounter)
     )
-    return _commit(
+    return commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.APPLY,
@@ -613,7 +619,7 @@ def encounter_advance(*, encounter: Encounter, version: Any) -> LogEntry:
     rules = rules_for(encounter)
     clock = clock_of(encounter)
     applied = rules.advance(fighters(encounter), clock, table_scenario(rules.system))
-    return _commit(
+    return commit(
         encounter=encounter,
         version=version,
         action=LogEntry.Action.ADVANCE,

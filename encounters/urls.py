@@ -1,6 +1,6 @@
 from django.urls import path
 
-from encounters import player_views, views
+from encounters import condition_views, player_views, views
 
 app_name = "encounters"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("<int:pk>/combatants/<int:cid>/", views.combatant_edit, name="combatant_edit"),
     path("<int:pk>/combatants/<int:cid>/adjust/", views.combatant_adjust, name="combatant_adjust"),
     path("<int:pk>/combatants/<int:cid>/remove/", views.combatant_remove, name="combatant_remove"),
+    path("<int:pk>/combatants/<int:cid>/conditions/", condition_views.condition_put, name="condition_put"),
+    path("<int:pk>/combatants/<int:cid>/conditions/lift/", condition_views.condition_lift, name="condition_lift"),
     path("<int:pk>/log.md", views.log_markdown, name="log_markdown"),
     path("<int:pk>/log.json", views.log_json, name="log_json"),
     path("<int:pk>/export.json", views.encounter_export, name="export"),

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
+from rulesets.aventuriers.conditions import CONDITIONS
 from rulesets.aventuriers.model import (
     MAX_POOL,
     MAX_RANGE,
@@ -822,8 +823,6 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
         out.append(_("a agi"))
     if clock.opening and s.opportunity:
         out.append(_("Attaque d'opportunité possible"))
-    if s.engaged:
-        out.append(typography(_("engagement : {names}").format(names=", ".join(s.engaged))))
     if s.x is not None and s.y is not None:
         out.append(_("case {x}, {y} · {facing}").format(x=s.x, y=s.y, facing=s.facing.label))
     talents = [label for key, label in _TALENTS if getattr(s, key)]
@@ -913,5 +912,6 @@ RULES = register(
         is_out=is_out,
         status=status,
         turns=turns,
+        conditions=CONDITIONS,
     )
 )

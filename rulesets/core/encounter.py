@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulesets.core.conditions import Conditions
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +112,10 @@ class Applied:
 class Page:
     """A calculator page (a registered ruleset slug) usable inside an encounter.
 
-    ``fill`` and ``suggest`` may also take a keyword ``table`` (:class:`Table`), and ``apply`` a
-    keyword ``everyone`` (every combatant present, bound or not): the encounter passes them to a
-    function that names them (:func:`call`).
+    ``fill`` and ``suggest`` may also take a keyword ``table`` (:class:`Table`), and ``fill`` and
+    ``apply`` a keyword ``everyone`` (every combatant present, bound or not: the Féerie exchange
+    reads the Action's highest Initiative from it): the encounter passes them to a function that
+    names them (:func:`call`).
     """
 
     slug: str
@@ -218,6 +222,8 @@ class EncounterRules:
     blank: Callable[[str, str], dict[str, Any]] = lambda kind, name: {"name": name}
     # the turn order: (everyone present, clock, the table's default scenario) → TurnOrder
     turns: Callable[[tuple[Fighter, ...], Any, Any], TurnOrder] | None = None
+    # the lasting conditions as chips, put and lifted by hand (rulesets/core/conditions.py)
+    conditions: Conditions | None = None
 
     def kind(self, key: str) -> Kind:
         return next(k for k in self.kinds if k.key == key)

@@ -22,6 +22,7 @@ from rulesets.core.french import Grammar, Noun, count, join, quote, typography
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import Choice, ScenarioError, Spec
+from rulesets.encore.conditions import CONDITIONS
 from rulesets.encore.engine import target_npcs, tier_of
 from rulesets.encore.model import NPC, Action, Scenario, conj, role_noun
 from rulesets.encore.turns import turns
@@ -511,5 +512,6 @@ RULES = register(
         is_out=is_out,
         status=status,
         turns=turns,
+        conditions=CONDITIONS,
     )
 )

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
@@ -40,6 +39,17 @@ from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import Spec, unflatten
 from rulesets.feerie.action import SURPRISE_DEFENSE, ActionScenario, ActivityKind
+from rulesets.feerie.conditions import (
+    CONDITIONS,
+    RELENTLESS_DEFENCE,
+    Condition,
+    Lasts,
+    countered,
+    malus_at,
+    top_rank,
+    wear,
+    with_condition,
+)
 from rulesets.feerie.engine import derive
 from rulesets.feerie.model import Attribute, AttributeKind, BlowKind, Combatant, Exchange, Mode, Tactic
 from rulesets.feerie.speech import who
@@ -73,23 +83,6 @@ class Declaration:
 
     def target_names(self) -> tuple[str, ...]:
         return tuple(t.strip() for t in self.targets.split(";") if t.strip())
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    """A lasting effect of a special blow (« à terre », « entravé »…), with its malus if any."""
-
-    label: Annotated[str, Spec(label=_("Effet en cours"), max_length=200)] = ""
-    by: Annotated[str, Spec(label=_("Infligé par"), max_length=80)] = ""
-    malus: Annotated[
-        int | None,
-        Spec(
-            label=_("Malus à ses activités"),
-            ge=-500,
-            le=0,
-            help=_("Compté dans son Attaque tant que l'effet dure ; vide : aucun malus."),
-        ),
-    ] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +192,14 @@ class FeeriqueState:
 
     @property
     def condition_malus(self) -> int:
+        """The lasting effects' malus to its activities (counted in Attaque), as stored: at the
+        start of the Action, or at the rank each was inflicted."""
         return sum(c.malus or 0 for c in self.conditions)
+
+    @property
+    def condition_defense(self) -> int:
+        """The lasting effects' malus to its Défense (a weapon left in a wound)."""
+        return sum(c.defense or 0 for c in self.conditions)
 
     def check(self) -> dict[str, str]:
         errors: dict[str, str] = {}
@@ -313,11 +313,15 @@ def _grammar_fields(grammar: Grammar) -> dict[str, Any]:
     }
 
 
-def _combatant_fields(state: FeeriqueState, default_rows: int) -> dict[str, Any]:
+def _combatant_fields(
+    state: FeeriqueState, default_rows: int, rank: int | None = None, top: int | None = None
+) -> dict[str, Any]:
     """One side of the exchange: the sheet, the declared tactic, and this Action's malus as the
     occasional modifiers (« bonus/malus occasionnels »): the carried malus on Initiative, Attaque
-    and Défense, the special blows' malus on Attaque."""
+    and Défense, the lasting effects' malus at rank ``rank`` of the Action (``top``, its highest
+    Initiative) on Attaque and Défense (rulesets/feerie/conditions.py)."""
     carried = state.carried_malus
+    attack, defense = malus_at(state.conditions, rank, top)
     out: dict[str, Any] = {
         "name": state.name,
         **_grammar_fields(state.grammar),
@@ -331,8 +335,8 @@ def _combatant_fields(state: FeeriqueState, default_rows: int) -> dict[str, Any]
         "tactic.attack": state.tactic.attack,
         "tactic.defense": state.tactic.defense,
         "modifiers.initiative": carried,
-        "modifiers.attack": carried + state.condition_malus,
-        "modifiers.defense": carried,
+        "modifiers.attack": carried + attack,
+        "modifiers.defense": carried + defense,
     }
     traits = state.traits()
     # the page's default rows (the Wichtln's three Attributs) must not survive under ours
@@ -344,18 +348,22 @@ def _combatant_fields(state: FeeriqueState, default_rows: int) -> dict[str, Any]
 _DEFAULT_EXCHANGE = Exchange()
 
 
-def fill_exchange(bindings: Bindings, clock: Clock) -> dict[str, Any]:
-    """The exchange page from the attacker's and the defender's states."""
+def fill_exchange(bindings: Bindings, clock: Clock, everyone: tuple[Fighter, ...] = ()) -> dict[str, Any]:
+    """The exchange page from the attacker's and the defender's states, at the attacker's rank: a
+    stun has worn off by as many ranks as have gone by since it was inflicted (or since the top of
+    the Action)."""
     out: dict[str, Any] = {}
     attacker, defender = _first(bindings, "attacker"), _first(bindings, "defender")
+    rank = attacker.state.initiative if attacker is not None else None
+    top = top_rank(f.state for f in (everyone or tuple(f for fs in bindings.values() for f in fs)))
     if attacker is not None:
         a: FeeriqueState = attacker.state
-        out.update(rows("attacker", _combatant_fields(a, len(_DEFAULT_EXCHANGE.attacker.attributes))))
+        out.update(rows("attacker", _combatant_fields(a, len(_DEFAULT_EXCHANGE.attacker.attributes), rank, top)))
         out["mode"] = (Mode.RANGED if a.ranged else Mode.MELEE).value
         out["situation.ambush_margin"] = a.ambush_margin
     if defender is not None:
         d: FeeriqueState = defender.state
-        out.update(rows("defender", _combatant_fields(d, len(_DEFAULT_EXCHANGE.defender.attributes))))
+        out.update(rows("defender", _combatant_fields(d, len(_DEFAULT_EXCHANGE.defender.attributes), rank, top)))
         out["situation.surprised"] = d.surprised
         out["situation.open_angles"] = d.open_angles
         # « un être vivant inconscient, sans Essence […] : sa Défense se trouve réduite à zéro »
@@ -378,20 +386,38 @@ _LASTING = {
 }
 
 
-def _add_condition(state: FeeriqueState, condition: Condition, notes: list[str]) -> FeeriqueState:
-    if len(state.conditions) >= 12:
-        notes.append(
-            _("{n.Subject} : déjà douze effets en cours, {label} n'est pas noté sur {n[sa|leur]} fiche.").format(
-                n=state.who, label=quote(condition.label)
-            )
+def _inflicted(kind: str, value: int, label: str, by: str, rank: int | None) -> Condition:
+    """The effect a special blow leaves on its victim: a malus, or ranks (Handicaper); the rank
+    of the Action it was inflicted at for those that wear off rank by rank."""
+    lasts = Lasts(kind)
+    decays = lasts in (Lasts.STUN, Lasts.CRIPPLE)
+    return Condition(
+        label=label[:200],
+        by=by[:80],
+        malus=value if _LASTING[kind] and value < 0 else None,
+        kind=lasts,
+        ranks=value if lasts is Lasts.CRIPPLE else None,
+        rank=rank if decays else None,
+    )
+
+
+def _guard_freed(s: FeeriqueState, gone: Condition) -> str:
+    if gone.kind is Lasts.HOLD_OFF:
+        text = _(
+            "{n.Subject} {n[entre|entrent]} dans la garde : {n[il n'est|elle n'est|ils ne sont|elles ne sont]} plus {n[tenu]} en respect (le coup ne fait que neutraliser l'autre)."
         )
-        return state
-    return replace(state, conditions=(*state.conditions, condition))
+    else:
+        text = _(
+            "{n.Subject} {n[tient|tiennent]} son adversaire en respect : sa garde n'est plus percée (le coup ne fait que neutraliser l'autre)."
+        )
+    return text.format(n=s.who)
 
 
 def apply_exchange(scenario: Exchange, result: Result, bindings: Bindings, clock: Clock) -> Applied:
-    """Write an exchange: the Essence the defender lost, the lasting effects of special blows,
-    and what the attacker's activity inflicted (the next acharnement reads it)."""
+    """Write an exchange: the Essence the defender lost, the lasting effects of special blows
+    (rulesets/feerie/conditions.py: a guard blow against the one who inflicted the other only
+    neutralises it; a failed Attack dislodges a weapon left in a wound), and what the attacker's
+    activity inflicted (the next acharnement reads it)."""
     n = result.numbers
     states: dict[str, Any] = {}
     story: list[str] = []
@@ -399,6 +425,11 @@ def apply_exchange(scenario: Exchange, result: Result, bindings: Bindings, clock
     attacker, defender = _first(bindings, "attacker"), _first(bindings, "defender")
     inanimate = scenario.situation.target_inanimate
     loss = 0
+    new_a: FeeriqueState | None = attacker.state if attacker is not None else None
+    rank = new_a.initiative if new_a is not None else None
+    if new_a is not None and not n.get("hit") and any(c.kind is Lasts.RELENTLESS for c in new_a.conditions):
+        new_a = replace(new_a, conditions=tuple(c for c in new_a.conditions if c.kind is not Lasts.RELENTLESS))
+        story.append(_("L'Attaque a échoué : l'arme {n.de} est délogée de la plaie.").format(n=new_a.who))
     if defender is not None and not inanimate:
         d: FeeriqueState = defender.state
         loss = max(0, int(n.get("essence_before") or 0) - int(n.get("essence_after") or 0))
@@ -406,11 +437,25 @@ def apply_exchange(scenario: Exchange, result: Result, bindings: Bindings, clock
         by = attacker.state.name if attacker is not None else scenario.attacker.name
         for event in result.events_of("blow"):
             kind, value = str(event.data.get("blow", "")), int(event.data.get("value") or 0)
+            gone = countered(new_a, d.name, kind) if new_a is not None else None
+            if new_a is not None and gone is not None:
+                new_a = replace(new_a, conditions=tuple(c for c in new_a.conditions if c is not gone))
+                story.append(_guard_freed(new_a, gone))
+                continue
+            if kind == BlowKind.RELENTLESS.value and new_a is not None:
+                if not any(c.kind is Lasts.RELENTLESS and c.by == d.name for c in new_a.conditions):
+                    malus = next(
+                        (b.numbers.defense_malus for b in scenario.active_blows if b.kind is BlowKind.RELENTLESS),
+                        RELENTLESS_DEFENCE,
+                    )
+                    stuck = Condition(
+                        label=event.label[:200], by=d.name[:80], kind=Lasts.RELENTLESS, defense=malus or None
+                    )
+                    new_a = with_condition(new_a, stuck, notes)
+                continue
             if kind not in _LASTING or (kind in (BlowKind.STUN.value, BlowKind.CRIPPLE.value) and not value):
                 continue
-            malus = value if _LASTING[kind] and value < 0 else None
-            condition = Condition(label=event.label[:200], by=by[:80], malus=malus)
-            new_d = _add_condition(new_d, condition, notes)
+            new_d = with_condition(new_d, _inflicted(kind, value, event.label, by, rank), notes)
             story.append(_("Noté sur la fiche {n.de} : {label}").format(n=d.who, label=quote(event.label)))
         if new_d.essence == 0 and d.essence > 0:
             story.append(
@@ -420,15 +465,15 @@ def apply_exchange(scenario: Exchange, result: Result, bindings: Bindings, clock
             )
         if new_d != d:
             states[defender.key] = new_d
-    if attacker is not None:
-        a: FeeriqueState = attacker.state
+    if attacker is not None and new_a is not None:
         victim = defender.state.name if defender is not None and loss else ""
-        new_a = replace(a, last_loss=loss if victim else 0, last_victim=victim)
+        new_a = replace(new_a, last_loss=loss if victim else 0, last_victim=victim)
         frightening = int(n.get(f"effect_{BlowKind.FRIGHTENING.value}") or 0)
         if frightening:
             label = next(e.label for e in result.events_of("blow") if e.data.get("blow") == BlowKind.FRIGHTENING.value)
-            new_a = _add_condition(new_a, Condition(label=label[:200], by=a.name[:80]), notes)
-        if new_a != a:
+            scare = Condition(label=label[:200], by=new_a.name[:80], kind=Lasts.FRIGHTENING)
+            new_a = with_condition(new_a, scare, notes)
+        if new_a != attacker.state:
             states[attacker.key] = new_a
     if result.outcome == "incident" and not inanimate and int(n.get("self_loss") or 0):
         hurt = (
@@ -484,7 +529,7 @@ def fill_action(bindings: Bindings, clock: Clock) -> dict[str, Any]:
             "ambush_margin": s.ambush_margin,
             "carried_malus": s.carried_malus,
             "attack": dv.attack + s.condition_malus,
-            "defense": dv.defense,
+            "defense": dv.defense + s.condition_defense,
             "damage": dv.damage,
             "soak": dv.soak,
             "essence": s.essence,
@@ -718,10 +763,12 @@ def suggest(role: str, fighters: tuple[Fighter, ...], clock: Clock) -> tuple[str
 
 
 def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Any) -> Applied:
-    """End of the Action: the impersonal events the Action page did not resolve happen at rank 0;
-    then the next Action: the malus built during this one becomes the carried malus (the one of
+    """End of the Action: the impersonal events the Action page did not resolve happen at rank 0; a
+    stun and a crippled organ wear off by the ranks gone by (rulesets/feerie/conditions.py); then
+    the next Action: the malus built during this one becomes the carried malus (the one of
     this Action is spent), Initiatives are to be rolled again, surprise and ambush end."""
     states: dict[str, FeeriqueState] = {f.key: f.state for f in fighters}
+    notes: list[str] = []
     by_name: dict[str, str] = {}
     for f in fighters:
         by_name.setdefault(f.state.name, f.key)
@@ -757,6 +804,8 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Any) -> Applied:
             )
         else:
             story.append(_("Rang 0 : {label}.").format(label=label))
+    worn = wear(tuple(replace(f, state=states[f.key]) for f in fighters), story, notes)
+    states.update(worn)
     for f in fighters:
         s = states[f.key]
         if s.next_malus:
@@ -775,7 +824,7 @@ def advance(fighters: tuple[Fighter, ...], clock: Clock, table: Any) -> Applied:
         )
     changed = {f.key: states[f.key] for f in fighters if states[f.key] != f.state}
     new_clock = Clock(action=nxt, events=tuple(replace(e, done=False) for e in clock.events))
-    return Applied(states=changed, clock=new_clock, story=tuple(story))
+    return Applied(states=changed, clock=new_clock, story=tuple(story), notes=tuple(notes))
 
 
 def clock_label(clock: Clock) -> str:
@@ -796,15 +845,6 @@ def is_out(f: Fighter) -> bool:
 def bars(f: Fighter) -> tuple[Bar, ...]:
     s: FeeriqueState = f.state
     return (Bar("essence", _("Essence"), s.essence, s.essence_max),)
-
-
-_COLON = re.compile(r"[ \u00a0\u202f]:[ \u00a0\u202f]")
-
-
-def _short(label: str) -> str:
-    """An effect's badge: its label up to the colon (« Le Lutin tombe à terre »), 40 characters at most."""
-    head = _COLON.split(label, maxsplit=1)[0]
-    return head if len(head) <= 40 else head[:39] + "…"
 
 
 def badges(f: Fighter, clock: Clock, table: Any) -> tuple[str, ...]:
@@ -829,8 +869,6 @@ def badges(f: Fighter, clock: Clock, table: Any) -> tuple[str, ...]:
         )
     if s.ranged:
         out.append(_("à distance"))
-    for c in s.conditions:
-        out.append(_short(c.label) + (f" ({signed(c.malus)})" if c.malus else ""))
     return tuple(out)
 
 
@@ -908,5 +946,6 @@ RULES = register(
         is_out=is_out,
         status=status,
         turns=turns,
+        conditions=CONDITIONS,
     )
 )

@@ -46,6 +46,7 @@ from rulesets.core.french import Grammar, Noun, count, join, quote, signed
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import ScenarioError, Spec, flatten, parse, to_data, unflatten
+from rulesets.nephilim.conditions import CONDITIONS
 from rulesets.nephilim.engine import plan
 from rulesets.nephilim.language import who
 from rulesets.nephilim.model import (
@@ -786,19 +787,9 @@ def bars(f: Fighter) -> tuple[Bar, ...]:
     return tuple(out)
 
 
-def _short(modifiers: tuple[Modifier, ...]) -> str:
-    attack, defence = _sum(modifiers, "attack"), _sum(modifiers, "defence")
-    parts = []
-    if attack:
-        parts.append(_("att. {v}").format(v=signed(attack)))
-    if defence:
-        parts.append(_("déf. {v}").format(v=signed(defence)))
-    return ", ".join(parts)
-
-
 def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
-    """Short states, agreed with the combatant's name (issue 15); a name it aims at, holds or owes a
-    riposte to is a label after a colon (the state keeps that name, not its grammar)."""
+    """Short states, agreed with the combatant's name (issue 15); what lasts (modifiers, a riposte
+    owed, an aim, a hold, a fall) is a chip instead (rulesets/nephilim/conditions.py)."""
     s: CombatantState = f.state
     me = s.who
     out: list[str] = [_(TYPE_LABELS[s.type])]
@@ -810,26 +801,12 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
         out.append(_("{insensitive} à la magie").format(insensitive=me.agree(_("insensible"))))
     if s.attacked:
         out.append(me.form(_("a attaqué"), _("ont attaqué")))
-    if s.cannot_defend:
-        out.append(me.form(_("ne peut plus se défendre"), _("ne peuvent plus se défendre")))
-    elif s.defences:
+    if s.defences and not s.cannot_defend:
         out.append(
             _("{made}, prochaine n°{k}").format(
                 made=count(s.defences, _("défense")), k=min(DEFENCES_MAX, s.defences + 1)
             )
         )
-    if now := _short(s.modifiers_now):
-        out.append(_("ce round : {m}").format(m=now))
-    if nxt := _short(s.modifiers_next):
-        out.append(_("round suivant : {m}").format(m=nxt))
-    if s.aiming_at:
-        out.append(_("cible visée : {target} ({rounds})").format(target=s.aiming_at, rounds=rounds_text(s.aiming)))
-    if s.riposte:
-        out.append(_("riposte due : {name}").format(name=s.riposte))
-    if s.held_by:
-        out.append(_("{held} (prise : {name})").format(held=me.agree(_("immobilisé")), name=s.held_by))
-    if s.down:
-        out.append(_("à terre"))
     if s.wounds:
         out.append(_("blessures {w}").format(w=signed(s.wounds)))
     return tuple(out)
@@ -881,5 +858,6 @@ RULES = register(
         status=status,
         blank=blank,
         turns=turns,
+        conditions=CONDITIONS,
     )
 )

@@ -29,6 +29,7 @@ from rulesets.core.french import PROPER_M, Grammar, Noun, count, elide, join, si
 from rulesets.core.i18n import _
 from rulesets.core.results import Result
 from rulesets.core.schema import ScenarioError, Spec, fields_of, flatten, parse, to_data, unflatten
+from rulesets.quadrature.conditions import CONDITIONS
 from rulesets.quadrature.engine import resolve
 from rulesets.quadrature.model import Adversary, Capability, Mode, Pc, PcSource, Play, Scenario
 from rulesets.quadrature.model import Kind as SheetKind
@@ -914,10 +915,6 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
         if pc.mental:
             side = _("colère") if pc.mental > 0 else _("peur")
             out.append(_("piste mentale {n} ({side})").format(n=signed(pc.mental), side=side))
-        if pc.stunned:
-            out.append(_("{stunned} 🫨").format(stunned=who.agree("Sonné")))
-        if pc.entangled:
-            out.append(_("{bound} 🕸️").format(bound=who.agree("Entravé")))
         return _shown(out)
     foe: Foe = f.state
     who = foe_who(foe)
@@ -932,10 +929,6 @@ def badges(f: Fighter, clock: Clock, table: Scenario) -> tuple[str, ...]:
     else:
         out.append(foe.mental.label)
     out.append(_("Garde {type} {g}").format(type=foe.guard_type.label, g=max(0, foe.guard + guard_modifier(foe))))
-    if foe.stunned:
-        out.append(_("{stunned} 🫨").format(stunned=who.agree("Sonné")))
-    if foe.entangled:
-        out.append(_("{bound} 🕸️").format(bound=who.agree("Entravé")))
     deck = [_("{card} {n} ⚫").format(card=c.name, n=card_cost(foe, c)) for c in foe.deck if card_available(foe, c)]
     out.append(_("Deck : {cards}").format(cards=", ".join(deck) or _("plus aucune action")))
     out.append(_("menace 💀 {n}").format(n=int(threat(to_sheet(foe), current=True).value)))
@@ -1033,5 +1026,6 @@ RULES = register(
         status=status,
         adjust=adjust,
         turns=turns,
+        conditions=CONDITIONS,
     )
 )

@@ -100,3 +100,43 @@ def redo(client, encounter: Encounter) -> object:
 def states(encounter: Encounter) -> dict[str, dict]:
     """Name → state of the combatants present."""
     return {c.name: c.state for c in encounter.combatants.filter(present=True)}
+
+
+def put_condition(client, encounter: Encounter, combatant, lasting: str, value="", note="", path="") -> object:
+    """The card's « Ajouter un effet » form (or, with ``path``, a chip's « Modifier »)."""
+    encounter.refresh_from_db()
+    prefix = f"k{combatant.pk}" + (f"-{''.join(ch if ch.isalnum() else '_' for ch in path)}" if path else "")
+    data = {
+        "version": encounter.version,
+        f"{prefix}-lasting": lasting,
+        f"{prefix}-value": value,
+        f"{prefix}-note": note,
+    }
+    if path:
+        data["path"] = path
+    response = client.post(f"{detail_url(encounter)}combatants/{combatant.pk}/conditions/", data)
+    encounter.refresh_from_db()
+    return response
+
+
+def lift_condition(client, encounter: Encounter, combatant, path: str) -> object:
+    """A chip's « Retirer » (« Se relève »…)."""
+    encounter.refresh_from_db()
+    response = client.post(
+        f"{detail_url(encounter)}combatants/{combatant.pk}/conditions/lift/",
+        {"version": encounter.version, "path": path},
+    )
+    encounter.refresh_from_db()
+    return response
+
+
+def chips_of(page_html: str, combatant) -> list[str]:
+    """The chips of a combatant's card as a person reads them: label, then what remains."""
+    card = re.search(rf'<article[^>]*id="c{combatant.pk}".*?</article>', page_html, re.S)
+    assert card, f"no card for combatant {combatant.pk}"
+    out = []
+    for chip in re.findall(r'<li class="chip[^"]*">(.*?)</li>', card.group(0), re.S):
+        text = re.sub(r"<form.*?</form>|<details.*?</details>", " ", chip, flags=re.S)
+        text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+        out.append(re.sub(r"[ \t\n\r]+", " ", text).strip())
+    return out

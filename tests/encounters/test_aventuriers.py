@@ -14,7 +14,7 @@ from calculator.tables import row_key
 from encounters import services
 from encounters.models import Combatant
 from rulesets.core.schema import flatten
-from tests.encounters.helpers import add, advance, detail_url, open_calculator, play, redo, states, undo
+from tests.encounters.helpers import add, advance, chips_of, detail_url, open_calculator, play, redo, states, undo
 from tests.factories_encounters import EncounterFactory
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +134,7 @@ def test_elwen_fights_a_goblin_and_an_orc_over_two_turns_through_the_pages(clien
     assert "Rencontre — Début de la phase des Aventuriers (Attaques d'opportunité)\u202f: oui → non" in entry.lines
     assert "Elwen et le Gobelin sont engagés au combat." in entry.story
     text = page(client, encounter)
-    assert "engagement\u202f: Gobelin" in text
+    assert chips_of(text, elwen)[0].startswith("Engagé avec Gobelin tant que l'un est dans la zone d'attaque")
     assert "case 3, 3 · Sud ↓" in text
 
     advance(client, encounter)

@@ -16,7 +16,19 @@ from django.core.management import call_command
 from bestiary.feerie.models import Creature
 from calculator.tables import row_key
 from encounters.models import Combatant
-from tests.encounters.helpers import add, advance, apply, detail_url, open_calculator, redo, resolve, states, undo
+from tests.encounters.helpers import (
+    add,
+    advance,
+    apply,
+    chips_of,
+    detail_url,
+    lift_condition,
+    open_calculator,
+    redo,
+    resolve,
+    states,
+    undo,
+)
 from tests.factories_encounters import EncounterFactory
 
 pytestmark = pytest.mark.django_db
@@ -622,25 +634,36 @@ def test_this_actions_malus_and_a_trip_follow_the_combatant_onto_both_pages(clie
     assert s["essence"] == 15
     # the bestiary's Lutin is « le Lutin » (issue 15)
     trip = "Le Lutin tombe à terre\u202f: −4 à toutes ses activités tant qu'il ne s'est pas relevé."
-    assert s["conditions"] == [{"label": trip, "by": "Redcap", "malus": -4}]
+    assert s["conditions"] == [
+        {
+            "label": trip,
+            "by": "Redcap",
+            "malus": -4,
+            "kind": "faire_tomber",
+            "defense": None,
+            "ranks": None,
+            "rank": None,
+        }
+    ]
     assert f"Noté sur la fiche du Lutin\u202f: «\u202f{trip}\u202f»" in last(encounter).story
-    assert "Le Lutin tombe à terre (−4)" in visible(client.get(detail_url(encounter)).content.decode())
+    page_html = client.get(detail_url(encounter)).content.decode()
+    assert chips_of(page_html, lutin) == ["À terre −4 jusqu'à ce qu'il se relève (une activité)"]
     assert "attacker.modifiers.attack=-4" in open_calculator(
         client, encounter, "feerie", attacker=lutin, defender=redcap
     )
     assert "fighters.1.attack=12" in open_calculator(client, encounter, "feerie-action", fighters=[redcap, lutin])
 
-    # he stands up: the game master clears the effect on his sheet
-    assert (
-        edit(
-            client, encounter, lutin, conditions__0__label="", conditions__0__by="", conditions__0__malus=""
-        ).status_code
-        == 303
-    )
+    # he stands up: the chip's « Se relève », an activity, logged and undoable
+    assert lift_condition(client, encounter, lutin, "conditions.0").status_code == 303
     assert states(encounter)["Lutin"]["conditions"] == []
+    entry = last(encounter)
+    assert entry.title == "Lutin\u202f: fin de l'effet «\u202fÀ terre −4\u202f»"
+    assert entry.story == ["Le Lutin se relève\u202f: c'est une activité à part entière, sans jet de dés."]
     assert "attacker.modifiers.attack=0" in open_calculator(
         client, encounter, "feerie", attacker=lutin, defender=redcap
     )
+    undo(client, encounter)
+    assert states(encounter)["Lutin"]["conditions"][0]["kind"] == "faire_tomber"
 
 
 def test_an_acharnement_adds_a_quarter_of_the_last_loss_on_the_same_victim(client, encounter):

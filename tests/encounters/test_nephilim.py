@@ -16,7 +16,19 @@ from rulesets.core.schema import flatten, parse, to_data
 from rulesets.nephilim.encounter import CombatantState
 from rulesets.nephilim.examples import CAVALIER, D_CONTRE, D_PARER, D_PARER_TIR, EPEE, PRINCE, RAPIDE, armour
 from rulesets.nephilim.model import Approach, DefenceType, Effect
-from tests.encounters.helpers import add, advance, apply, detail_url, open_calculator, play, redo, resolve, states, undo
+from tests.encounters.helpers import (
+    add,
+    advance,
+    apply,
+    chips_of,
+    detail_url,
+    open_calculator,
+    play,
+    redo,
+    resolve,
+    states,
+    undo,
+)
 from tests.factories_encounters import EncounterFactory
 from tests.pages import text
 
@@ -266,8 +278,11 @@ def test_attaque_etrange_costs_the_target_two_on_every_action_next_round(client,
     assert "attacker.carried_over=-2" in url
     url = open_calculator(client, encounter, "nephilim", attacker=oriel, defenders=loup)
     assert "defenders.0.carried_over=-2" in url
-    assert "round suivant : att." not in text(client.get(detail_url(encounter)))
-    assert "ce round : att. −2, déf. −2" in text(client.get(detail_url(encounter)))
+    page = client.get(detail_url(encounter)).content.decode()
+    # a chip on the wolf: what it suffers, from whom, and until when
+    assert chips_of(page, loup) == [
+        "−2 en attaque et −2 en défense (Attaque étrange, par Maître Oriel) ce round, jusqu'à la fin du round 2"
+    ]
 
 
 def test_prince_de_la_spirale_costs_three_on_the_next_rounds_attack(client, encounter):
@@ -336,7 +351,9 @@ def test_a_successful_counter_attack_leaves_a_riposte_due_that_is_proposed_then_
     page = client.get(detail_url(encounter)).content.decode()
     attacker_select = re.search(r'name="role\.attacker".*?</select>', page, re.S).group(0)
     assert re.search(rf'value="{rival.pk}"\s+selected', attacker_select)  # the riposte comes first
-    assert "riposte due : Sahar" in text(client.get(detail_url(encounter)))  # text() folds the no-break spaces
+    assert chips_of(client.get(detail_url(encounter)).content.decode(), rival) == [
+        "Riposte due contre Sahar jusqu'à la fin du round 2"
+    ]
     advance(client, encounter)
     assert states(encounter)["Rival"]["riposte"] == "Sahar"  # still due in the next round
     advance(client, encounter)

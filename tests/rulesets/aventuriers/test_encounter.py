@@ -648,7 +648,12 @@ def test_gauges_badges_and_notices_read_the_states() -> None:
     elwen = hero(px=7, acted=True, x=2, y=3, facing="est", engaged_with="Orc", riposte=True)
     assert [(b.field, b.value, b.maximum) for b in RULES.bars(elwen)] == [("pv", 8, 8), ("stamina", 1, 0), ("px", 7, 0)]
     assert [b.field for b in RULES.bars(monster())] == ["pv"]
-    assert RULES.badges(elwen, TURN_1, TABLE) == ("a agi", "engagement\u202f: Orc", "case 2, 3 · Est →", "Riposte")
+    assert RULES.badges(elwen, TURN_1, TABLE) == ("a agi", "case 2, 3 · Est →", "Riposte")
+    assert RULES.conditions is not None
+    # the engagement is a chip (issue 16), ended by hand on both figures
+    assert [(c.path, c.label, c.lift) for c in RULES.conditions.chips(elwen, TURN_1)] == [
+        ("engaged_with=Orc", "Engagé avec Orc", "Désengager")
+    ]
     assert RULES.badges(monster(), TURN_1, TABLE) == ("2\u00a0PX",)
     fallen = hero(pv=0)
     assert RULES.badges(fallen, TURN_1, TABLE) == ("0 PV — hors de combat",)

@@ -368,8 +368,11 @@ def test_badges_and_status_speak_french():
         "Initiative 6",
         "surpris",
         "−4 à l'Action suivante",
-        "Lutin tombe à terre (−4)",
     )
+    # the effect is a chip (issue 16): an effect noted before it has no kind, « Autre effet »
+    assert [(c.label, c.lasting) for c in enc.RULES.conditions.chips(lutin, enc.Clock())] == [
+        ("Lutin tombe à terre : −4", "autre")
+    ]
     assert enc.badges(ogre, enc.Clock(), None) == (
         "Initiative 14",
         "malus −4 cette Action",

@@ -13,6 +13,7 @@ from rulesets.core.dice import fixed_roll
 from rulesets.core.encounter import Entry, Fighter, Table, get
 from rulesets.core.french import typography as fr
 from rulesets.core.schema import ScenarioError, flatten, parse, to_data, unflatten
+from rulesets.nephilim.conditions import CONDITIONS
 from rulesets.nephilim.encounter import (
     PJ,
     PNJ,
@@ -464,18 +465,21 @@ def test_the_badges_say_the_type_the_defences_and_the_modifiers() -> None:
         "Nephilim",
         "a attaqué",
         "2\u00a0défenses, prochaine n°3",
-        "ce round : att. −2, déf. −2",
-        "round suivant : att. −3",
-        "cible visée : Rival (1\u00a0round)",
-        "immobilisé (prise : Golem)",
         "blessures −2",
     )
+    # what lasts is a chip (issue 16): the modifiers, the aim, the hold
+    assert [(c.label, c.remaining) for c in CONDITIONS.chips(s, ROUND_1)] == [
+        ("−2 en attaque et −2 en défense (Attaque étrange, par Oriel)", "ce round, jusqu'à la fin du round 1"),
+        ("−3 en attaque (Prince, par Rival)", "au round suivant (round 2)"),
+        ("Immobilisé par Golem", "jusqu'à ce qu'il se libère"),
+        ("Vise Rival (1\u00a0round)", "tant qu'il ne tire pas"),
+    ]
     vigile = f("v", PNJ, name="Vigile", type="autre", cannot_defend=True, defences=1)
     assert badges(vigile, ROUND_1, TABLE) == (
         "Humain ordinaire ou animal",
         "insensible à la magie",
-        "ne peut plus se défendre",
     )
+    assert [c.label for c in CONDITIONS.chips(vigile, ROUND_1)] == ["Ne peut plus se défendre"]
     assert [(b.field, b.value) for b in bars(s)] == [
         ("phys_taken", 0),
         ("mag_taken", 0),

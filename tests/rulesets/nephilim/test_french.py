@@ -23,6 +23,7 @@ from rulesets.core.request import resolve as resolve_request
 from rulesets.core.results import Example
 from rulesets.core.schema import ScenarioError
 from rulesets.nephilim import narrative
+from rulesets.nephilim.conditions import CONDITIONS
 from rulesets.nephilim.encounter import PJ, PNJ, Clock, Modifier, advance, badges
 from rulesets.nephilim.engine import dice_for, resolve
 from rulesets.nephilim.language import who
@@ -285,9 +286,12 @@ def test_the_log_of_aims_holds_and_ripostes_reads_in_french() -> None:
     assert "Ondine n'a pas riposté contre les Chasseurs : l'occasion est passée." in moved.story
     held = f("h", PJ, name="Ondine", grammar=grammar_data(PROPER_F), held_by="Golem", escaped=True, attacked=True)
     shown = badges(held, ROUND_1, Scenario())
-    for badge in ("s'est échappée", "a attaqué", "immobilisée (prise : Golem)"):
+    for badge in ("s'est échappée", "a attaqué"):
         assert badge in shown
     assert_clean([("badge", typography(b)) for b in shown])
+    chips = CONDITIONS.chips(held, ROUND_1)
+    assert [(c.label, c.remaining) for c in chips] == [("Immobilisée par Golem", "jusqu'à ce qu'elle se libère")]
+    assert_clean([("chip", typography(f"{c.label} {c.remaining}")) for c in chips])
     assert Modifier("Attaque étrange", "Orc", -2, -2, DEFINITE_M).describe() == (
         "−2 en attaque et −2 en défense (Attaque étrange, par l'Orc)"
     )
