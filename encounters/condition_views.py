@@ -27,11 +27,7 @@ def condition_put(request: HtmxHttpRequest, pk: int, cid: int) -> HttpResponse:
     prefix = condition_prefix(cid, path)
     clock = services.clock_of(encounter)
     lasting = rules.conditions.lasting_for(combatant.kind) if rules.conditions is not None else ()
-    chip = None
-    if path:
-        chip = next(
-            (c for c in conditions.chips(rules, services.fighter(combatant, rules), clock) if c.path == path), None
-        )
+    chip = conditions.chip_found(rules, services.fighter(combatant, rules), clock, path) if path else None
     form = condition_form(lasting, request.POST, prefix=prefix, chip=chip)
 
     def change() -> None:

@@ -19,7 +19,6 @@ ERROR_UNKNOWN_LASTING = "Effet\u202f: choisissez-en un de la liste."
 ERROR_GONE = "Cet effet n'est plus sur la fiche (il a pris fin, ou la page n'est plus à jour)."
 ERROR_NO_VALUE = "Cet effet n'a pas de valeur à saisir\u202f: laissez ce champ vide."
 ERROR_NO_NOTE = "Cet effet n'a pas de texte à saisir\u202f: laissez ce champ vide."
-ERROR_VALUE_REQUIRED = "{label}\u202f: saisissez un nombre entier."
 
 
 def rules_conditions(rules: core.EncounterRules) -> Conditions:
@@ -32,9 +31,14 @@ def chips(rules: core.EncounterRules, f: core.Fighter, clock: Any) -> tuple[Chip
     return rules.conditions.chips(f, clock) if rules.conditions is not None else ()
 
 
+def chip_found(rules: core.EncounterRules, f: core.Fighter, clock: Any, path: str) -> Chip | None:
+    """The chip at ``path`` on this combatant now, if there is one."""
+    return next((c for c in chips(rules, f, clock) if c.path == path), None)
+
+
 def chip_at(rules: core.EncounterRules, f: core.Fighter, clock: Any, path: str) -> Chip:
     """The chip at ``path`` on this combatant now, or a refusal (a stale page, a made-up path)."""
-    found = next((c for c in chips(rules, f, clock) if c.path == path), None)
+    found = chip_found(rules, f, clock, path)
     if found is None:
         raise ScenarioError({"path": ERROR_GONE})
     return found
@@ -84,9 +88,10 @@ def condition_put(
     _checked(item, value, note)
     current = services.fighter(combatant, rules)
     state = current.state
+    clock = services.clock_of(encounter)
     old: Chip | None = None
     if path:
-        old = chip_at(rules, current, services.clock_of(encounter), path)
+        old = chip_at(rules, current, clock, path)
         if old.lasting != lasting:
             raise ScenarioError({"lasting": ERROR_UNKNOWN_LASTING})
         state = cleared(state, path)
@@ -95,7 +100,6 @@ def condition_put(
         data = services.state_parse(rules, combatant.kind, to_data(new))
     except ScenarioError as exc:
         raise ScenarioError(_on_form(exc.errors)) from None
-    clock = services.clock_of(encounter)
     before = {c.label for c in chips(rules, core.Fighter(current.key, current.name, current.kind, state), clock)}
     after = chips(rules, core.Fighter(current.key, current.name, current.kind, new), clock)
     label = next((c.label for c in after if c.label not in before), item.label)

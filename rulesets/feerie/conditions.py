@@ -34,6 +34,7 @@ from rulesets.feerie.model import BlowKind
 from rulesets.feerie.speech import who
 
 MAX_CONDITIONS = 12
+DECAYING = frozenset({"etourdir", "handicaper"})  # the effects that wear off rank by rank (Lasts values)
 GUARD_MALUS = -8  # « un malus de -8 à son Attaque » (Tenir en respect, Entrer dans la garde)
 TRIP_MALUS = -4  # « un malus de -4 à toutes ses activités tant qu'il ne se sera pas relevé »
 RELENTLESS_DEFENCE = -8  # « Acharnement : -8 en Défense »
@@ -118,7 +119,7 @@ class Condition:
     @property
     def decays(self) -> bool:
         """Whether it wears off rank by rank (Étourdir, Handicaper)."""
-        return self.kind in (Lasts.STUN, Lasts.CRIPPLE)
+        return self.kind in DECAYING
 
     def elapsed(self, rank: int | None, top: int | None) -> int | None:
         """How many ranks have gone by for this effect when the countdown is at ``rank``, given the

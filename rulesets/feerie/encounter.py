@@ -41,6 +41,7 @@ from rulesets.core.schema import Spec, unflatten
 from rulesets.feerie.action import SURPRISE_DEFENSE, ActionScenario, ActivityKind
 from rulesets.feerie.conditions import (
     CONDITIONS,
+    DECAYING,
     RELENTLESS_DEFENCE,
     Condition,
     Lasts,
@@ -390,14 +391,13 @@ def _inflicted(kind: str, value: int, label: str, by: str, rank: int | None) -> 
     """The effect a special blow leaves on its victim: a malus, or ranks (Handicaper); the rank
     of the Action it was inflicted at for those that wear off rank by rank."""
     lasts = Lasts(kind)
-    decays = lasts in (Lasts.STUN, Lasts.CRIPPLE)
     return Condition(
         label=label[:200],
         by=by[:80],
         malus=value if _LASTING[kind] and value < 0 else None,
         kind=lasts,
         ranks=value if lasts is Lasts.CRIPPLE else None,
-        rank=rank if decays else None,
+        rank=rank if kind in DECAYING else None,
     )
 
 
