@@ -46,8 +46,10 @@ format: install
 	$(PY) -m ruff check --fix .
 	$(PY) -m djlint templates --reformat
 
-bench: install  ## every target of issue 18 with its verdict, one JSON document (≈ 12 min; BENCH_ONLY=latency,odds,… for parts)
-	BENCH_BASE=$(BASE) $(PY) bench/run.py
+# stdout carries the JSON document alone: the install's output goes to stderr
+bench:  ## every target of issue 18 with its verdict, one JSON document (≈ 12 min; BENCH_ONLY=latency,odds,… for parts)
+	@$(MAKE) --no-print-directory -s install >&2
+	@BENCH_BASE=$(BASE) $(PY) bench/run.py
 
 # Issue 19: a shared result's PNG, first render and cached, interleaved (figures in docs/performance.md)
 .PHONY: share-image

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -31,6 +32,8 @@ VERSION_CHECK_SECONDS = 1.0
 _seen: list[Any] = [None, float("-inf")]
 # (plug-in slug, name) → (version token, when computed, value)
 _VALUES: dict[tuple[str, str], tuple[Any, float, Any]] = {}
+# (plug-in slug, name) → (version token, {key: (when computed, value)}, oldest first)
+_KEYED: dict[tuple[str, str], tuple[Any, OrderedDict[Any, tuple[float, Any]]]] = {}
 _lock = threading.Lock()
 
 
@@ -69,10 +72,61 @@ def cached(name: str, plugin: WebPlugin, compute: Any) -> Any:
     return value
 
 
+MISSING = object()
+
+
+def cached_by(name: str, plugin: WebPlugin, key: Any, compute: Any, size: int = 128) -> Any:
+    """:func:`cached` for a value that also depends on ``key`` (hashable): the last ``size`` keys
+    asked are kept, the least recently asked dropped first; all of them dropped when the bestiary
+    changes. The value is shared: callers must not change it."""
+    value = kept_by(name, plugin, key)
+    if value is MISSING:
+        value = compute()
+        keep_by(name, plugin, key, value, size)
+    return value
+
+
+def kept_by(name: str, plugin: WebPlugin, key: Any) -> Any:
+    """What :func:`keep_by` kept under ``key`` for this version of the bestiary, or ``MISSING``."""
+    seconds = getattr(settings, "BESTIARY_CACHE_SECONDS", 30)
+    if seconds <= 0:
+        return MISSING
+    now = time.monotonic()
+    version = _version(now)
+    with _lock:
+        kept = _KEYED.get((plugin.slug, name))
+        if kept is None or kept[0] != version:
+            return MISSING
+        entry = kept[1].get(key)
+        if entry is None or now - entry[0] >= seconds:
+            return MISSING
+        kept[1].move_to_end(key)
+        return entry[1]
+
+
+def keep_by(name: str, plugin: WebPlugin, key: Any, value: Any, size: int = 128) -> None:
+    """Keep ``value`` under ``key`` (see :func:`cached_by`)."""
+    seconds = getattr(settings, "BESTIARY_CACHE_SECONDS", 30)
+    if seconds <= 0:
+        return
+    now = time.monotonic()
+    version = _version(now)
+    slot = (plugin.slug, name)
+    with _lock:
+        kept = _KEYED.get(slot)
+        if kept is None or kept[0] != version:
+            kept = _KEYED[slot] = (version, OrderedDict())
+        kept[1][key] = (now, value)
+        kept[1].move_to_end(key)
+        while len(kept[1]) > size:
+            kept[1].popitem(last=False)
+
+
 def clear_local() -> None:
     """Forget this process's copies and the version token it read (tests)."""
     with _lock:
         _VALUES.clear()
+        _KEYED.clear()
         _seen[:] = [None, float("-inf")]
 
 
@@ -92,6 +146,7 @@ def invalidate(**_kwargs: Any) -> None:
     cache.set(VERSION_KEY, token, None)
     with _lock:
         _VALUES.clear()
+        _KEYED.clear()
         _seen[:] = [token, time.monotonic()]
 
 

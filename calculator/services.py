@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -79,7 +80,28 @@ def resolution_resolve(
 
 
 def odds_compute(*, ruleset: Ruleset, payload: Mapping[str, Any], source: Source = Source.STORED) -> tuple[Any, Odds]:
-    return core_request.odds(ruleset, with_table_settings(ruleset=ruleset, payload=payload, source=source), source)
+    scenario, _odds = core_request.odds(
+        ruleset, with_table_settings(ruleset=ruleset, payload=payload, source=source), source, odds_of=scenario_odds
+    )
+    return scenario, _odds
+
+
+def scenario_odds(ruleset: Ruleset, scenario: Any) -> Odds:
+    """The exact odds of a parsed scenario, kept per process for the last scenarios asked (issue
+    18): a page's first visit, a shared permalink opened by the table and the API ask the same
+    scenes again and again. The engines are pure and a parsed scenario holds every number they read
+    (the table settings included), so the scenario is the whole key; ``Odds`` is frozen."""
+    try:
+        return _odds_memo(ruleset.slug, scenario)
+    except TypeError:  # a scenario holding a list or a dict cannot be a key: computed every time
+        return ruleset.odds(scenario)
+
+
+@functools.lru_cache(maxsize=256)
+def _odds_memo(slug: str, scenario: Any) -> Odds:
+    from rulesets.core.registry import get
+
+    return get(slug).odds(scenario)
 
 
 def scenario_try_parse(*, ruleset: Ruleset, nested: Mapping[str, Any]) -> Any | None:

@@ -404,13 +404,16 @@ def odds_rows(shared: SharedResult) -> list[tuple[str, float, bool]]:
     """The odds of the share's situation (label, probability, is it the outcome), as the calculator
     page showed them before « Résoudre »; none when today's engine is not the share's (the image
     would then mix two versions) or no longer reads its situation."""
+    from calculator.services import scenario_odds
     from rulesets.core import request as core_request
 
     ruleset = load_all().get(shared.ruleset)
     if ruleset is None or ruleset.engine_version != shared.engine_version:
         return []
     try:
-        _scenario, odds = core_request.odds(ruleset, {"scenario": shared.request.get("scenario")})
+        _scenario, odds = core_request.odds(
+            ruleset, {"scenario": shared.request.get("scenario")}, odds_of=scenario_odds
+        )
     except ScenarioError:
         return []
     outcome = shared.result.get("outcome")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -98,12 +99,15 @@ def permalinks(
     hidden: tuple[str, ...],
     variants: list[dict[str, Any]],
     scenario: dict[str, Any] | None = None,
+    encoded: dict[str, str | None] | None = None,
 ) -> list[str]:
     """:func:`permalink` for each of ``variants`` (changes), the fields encoded once for all: the
     same URLs as ``permalink_pairs`` then ``query_string`` (a changed field keeps its place, a new
-    one comes after the others, as ``dict.update`` orders them)."""
-    flat = scenario if scenario is not None else permalink_scenario(resolution, hidden)
-    encoded = {key: encoded_field(key, value) for key, value in flat.items()}
+    one comes after the others, as ``dict.update`` orders them). ``encoded``: those fields already
+    encoded (:class:`Scene`)."""
+    if encoded is None:
+        flat = scenario if scenario is not None else permalink_scenario(resolution, hidden)
+        encoded = encoded_fields(flat)
     typed = {k: resolution.dice[k] for k in resolution.dice.typed}
     tail = permalink_pairs({}, typed, resolution.dice.seed)[1:]  # the dice and the seed, without the marker
     tail_text = [encoded_pair(key, value) for key, value in tail] + ["r=1"]
@@ -123,10 +127,21 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         slug = f"{slug}-{page}"
     ruleset = _ruleset(slug)
     plugin = plugins.get(slug)
-    groups = {g.key: g for g in bestiary_cache.presets(plugin)}
     data: QueryDict | None = request.POST if request.method == "POST" else request.GET
     if data is not None and MARKER not in data:
         data = None
+    key = None
+    if request.htmx and not request.htmx.boosted and request.method == "POST" and data is not None and LIVE not in data:
+        # « Résoudre » on a scene already resolved: only the roll is new
+        key = scene_key(data)
+        scene = bestiary_cache.kept_by("scene", plugin, key)
+        if isinstance(scene, Scene):
+            fast = scene_result(request, ruleset, plugin, data, scene, slug)
+            if fast is not None:
+                return fast
+        if "_reroll" in data or "_clear" in data:
+            key = None  # the dice they drop are not in the key: such a scene is not kept
+    groups = {g.key: g for g in bestiary_cache.presets(plugin)}
     acted = False
     settled = plugins.Settled()
     # keys and buttons naming a row no list may have: a 400, the form filled with the rest
@@ -151,13 +166,21 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         and not settled.changes
     ):
         # the click on « Résoudre » with nothing else to redraw: the result alone, without the form
-        fast = result_alone(request, ruleset, plugin, data, flat_defaults, slug)
+        fast = result_alone(request, ruleset, plugin, data, flat_defaults, slug, key)
         if fast is not None:
             return fast
     form = ScenarioForm(ruleset, plugin, defaults, data, flat_defaults=flat_defaults)
-    payload = form.payload()
-    # parsed once: the live panels, the dice and the resolution all read this scenario
-    scenario = services.scenario_try_parse(ruleset=ruleset, nested=payload["scenario"])
+    # a permalink opened (GET, r=1): its values name what it draws, the same for every visitor
+    opened = data is not None and request.method == "GET" and data.get("r") == "1" and not refused and not acted
+    link_key = tuple((k, tuple(v)) for k, v in data.lists()) if opened and data is not None else None
+    replay = bestiary_cache.kept_by("replay", plugin, link_key) if link_key is not None else None
+    if isinstance(replay, Replay):
+        payload, scenario = replay.payload, replay.scenario
+    else:
+        replay = None
+        payload = form.payload()
+        # parsed once: the live panels, the dice and the resolution all read this scenario
+        scenario = services.scenario_try_parse(ruleset=ruleset, nested=payload["scenario"])
     form.set_dice(services.dice_spec(ruleset=ruleset, scenario=scenario), keep_typed=scenario is None)
 
     in_encounter = calculator_context(request, data, slug)
@@ -180,7 +203,10 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     if refused:
         form.set_errors(refused)
         status = 400
-    if wants_result:
+    variations: list[tuple[str, str, bool]] | None = None
+    if wants_result and replay is not None:
+        resolution, flat_result, link, variations = replay.resolution, replay.flat, replay.link, replay.variations
+    elif wants_result:
         try:
             resolution = services.resolution_resolve(
                 ruleset=ruleset, payload=payload, parsed=scenario, source=Source.FORM
@@ -191,6 +217,10 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         else:
             flat_result = permalink_scenario(resolution, plugin.hidden)
             link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
+            if link_key is not None:
+                variations = _variations(ruleset, plugin, resolution, flat_result)
+                kept = Replay(payload, scenario, resolution, flat_result, link, variations)
+                bestiary_cache.keep_by("replay", plugin, link_key, kept, REPLAYS_KEPT)
             if request.method == "POST" and not request.htmx:
                 for note in settled.notes:  # what settle changed, shown on the result's page
                     messages.info(request, typography(note))
@@ -205,7 +235,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     # a resolve that settled fields sends the whole calculator: the form shows what was resolved
     result_only = bool(request.htmx) and request.method == "POST" and resolution is not None and not settled.changes
     # the parsed form already holds the table settings (they are the form's defaults)
-    odds = ruleset.odds(scenario) if scenario is not None and not result_only else None
+    odds = services.scenario_odds(ruleset, scenario) if scenario is not None and not result_only else None
     context: dict[str, Any] = {
         "ruleset": ruleset,
         "page_url": page_path(ruleset.slug),
@@ -223,11 +253,15 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         "odds": odds,
         "charts": [chart_view(c) for c in odds.charts] if odds else [],
         "rows": form.rows,
+        # a permalink opened (GET, r=1): its values name its fields' drawing (templatetags.estoc.fields_block)
+        "permalink_key": link_key,
         "settle_notes": [typography(note) for note in settled.notes],
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
             (label, carry(in_encounter, url, short_links.NAVIGATION_MAX_BYTES) + RESULT_ANCHOR, current)
-            for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
+            for label, url, current in (
+                variations if variations is not None else _variations(ruleset, plugin, resolution, flat_result)
+            )
         ],
     }
     template = "calculator/page.html"
@@ -256,6 +290,49 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
     return render(request, template, context, status=status)
 
 
+def encoded_fields(flat: dict[str, Any]) -> dict[str, str | None]:
+    return {key: encoded_field(key, value) for key, value in flat.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What « Résoudre » reads of a form that stays as typed, the same for every roll of the scene:
+    its scenario unflattened and parsed, and the permalink's fields (flat, then encoded). Kept per
+    process for the last scenes resolved (issue 18: the table rolls the same scene again and again,
+    typing new dice or leaving them to the server), under :func:`scene_key`; shared, never changed."""
+
+    nested: dict[str, Any]
+    scenario: Any
+    flat: dict[str, Any]
+    encoded: dict[str, str | None]
+
+
+SCENES_KEPT = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What a permalink's page computes from its values, the same for every visitor (its seed and
+    dice are in the link): the request, the scenario, the resolution, the permalink's fields and
+    link, the variations. Kept per process for the last links opened (issue 18: a result shared
+    with the table is opened by each player), under the link's values; shared, never changed."""
+
+    payload: dict[str, Any]
+    scenario: Any
+    resolution: Resolution
+    flat: dict[str, Any]
+    link: str
+    variations: list[tuple[str, str, bool]]
+
+
+REPLAYS_KEPT = 64
+
+
+def scene_key(data: QueryDict) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A form's values but the dice and the seed: what names its :class:`Scene`."""
+    return tuple((k, tuple(v)) for k, v in data.lists() if k != "seed" and not k.startswith("dice."))
+
+
 def result_alone(
     request: HtmxHttpRequest,
     ruleset: Ruleset,
@@ -263,25 +340,41 @@ def result_alone(
     data: QueryDict,
     flat_defaults: dict[str, Any],
     slug: str,
+    key: tuple[Any, ...] | None = None,
 ) -> HttpResponse | None:
     """The htmx answer to « Résoudre » when the form stays as typed: the result in place of the
     previous one, and the plug-in's ``result_oob`` parts. The scenario is read from the raw values
     as the form reads them (:class:`calculator.settling.RawForm`, property-tested against the form),
     so the form's fields are not built. None when the scenario or the dice are refused: the caller
-    then draws the whole calculator with the messages on their fields."""
+    then draws the whole calculator with the messages on their fields. ``key``: the form's
+    :func:`scene_key`, under which its scene is kept when it resolves (None: not kept)."""
     raw = RawForm(ruleset.scenario_type, {key: str(value) for key, value in data.items()}, flat_defaults, plugin.hidden)
     nested = unflatten(raw.scenario_data())
     scenario = services.scenario_try_parse(ruleset=ruleset, nested=nested)
     if scenario is None:
         return None
-    payload = request_payload(nested, data)
+    flat = {k: v for k, v in flatten(to_data(scenario)).items() if not under_hidden(k, plugin.hidden)}
+    scene = Scene(nested, scenario, flat, encoded_fields(flat))
+    answer = scene_result(request, ruleset, plugin, data, scene, slug)
+    if answer is not None and key is not None:
+        bestiary_cache.keep_by("scene", plugin, key, scene, SCENES_KEPT)
+    return answer
+
+
+def scene_result(
+    request: HtmxHttpRequest, ruleset: Ruleset, plugin: plugins.WebPlugin, data: QueryDict, scene: Scene, slug: str
+) -> HttpResponse | None:
+    """:func:`result_alone` for a scene already read: the dice typed in ``data`` rolled and resolved.
+    None when the dice are refused."""
+    scenario = scene.scenario
+    payload = request_payload(scene.nested, data)
     try:
         resolution = services.resolution_resolve(ruleset=ruleset, payload=payload, parsed=scenario, source=Source.FORM)
     except ScenarioError:
         return None
     in_encounter = calculator_context(request, data, slug)
-    flat_result = permalink_scenario(resolution, plugin.hidden)
-    link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
+    flat_result = scene.flat
+    link = permalinks(ruleset, resolution, plugin.hidden, [{}], flat_result, scene.encoded)[0]
     context: dict[str, Any] = {
         "ruleset": ruleset,
         "page_url": page_path(ruleset.slug),
@@ -295,7 +388,7 @@ def result_alone(
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
             (label, carry(in_encounter, url, short_links.NAVIGATION_MAX_BYTES) + RESULT_ANCHOR, current)
-            for label, url, current in _variations(ruleset, plugin, resolution, flat_result)
+            for label, url, current in _variations(ruleset, plugin, resolution, flat_result, scene.encoded)
         ],
     }
     return result_response(request, plugin, context, carry(in_encounter, link))
@@ -365,12 +458,18 @@ def carry(in_encounter: CalculatorContext | None, url: str, limit: int | None = 
 
 
 def _variations(
-    ruleset: Ruleset, plugin: plugins.WebPlugin, resolution: Resolution | None, flat: dict[str, Any]
+    ruleset: Ruleset,
+    plugin: plugins.WebPlugin,
+    resolution: Resolution | None,
+    flat: dict[str, Any],
+    encoded: dict[str, str | None] | None = None,
 ) -> list[tuple[str, str, bool]]:
     if resolution is None or plugin.variations is None:
         return []
     listed = list(plugin.variations(resolution))
-    urls = permalinks(ruleset, resolution, plugin.hidden, [changes for _label, changes, _current in listed], flat)
+    urls = permalinks(
+        ruleset, resolution, plugin.hidden, [changes for _label, changes, _current in listed], flat, encoded
+    )
     return [(typography(label), url, current) for (label, _changes, current), url in zip(listed, urls, strict=True)]
 
 

@@ -68,3 +68,47 @@ def fields_templates():
 def test_the_fields_templates_read_nothing_of_the_visitor(name, text):
     for word in ("csrf_token", "csp_nonce", "request", "user", "perms", "messages", "session"):
         assert not re.search(rf"\b{word}\b", text), f"{name} reads « {word} »"
+
+
+def permalink_page(client, link):
+    html = client.get(link).content.decode()
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
+    return re.sub(r'nonce="[^"]+"', "", html)
+
+
+@pytest.mark.parametrize("slug", sorted(load_all()))
+def test_a_permalink_is_the_page_drawn_without_memory(client, slug):
+    """A permalink's fields are kept per link (the table opens the same shared result): the page is
+    the one drawn without that memory, and another link draws its own fields."""
+    from bench.latency import example_form
+
+    ruleset = load_all()[slug]
+    links = []
+    for example in ruleset.examples()[:2]:
+        form = example_form(ruleset, example.request)
+        answer = client.post(page_path(slug), form.urlencode(), content_type="application/x-www-form-urlencoded")
+        assert answer.status_code == 303
+        links.append(answer["Location"].split("#")[0])
+    fresh = [permalink_page(client, link) for link in links]
+    with override_settings(BESTIARY_CACHE_SECONDS=30):
+        kept = [permalink_page(client, link) for link in links + links]
+    assert kept == fresh + fresh
+
+
+@override_settings(BESTIARY_CACHE_SECONDS=30)
+def test_an_edit_of_the_bestiary_shows_on_a_permalink_opened_again(client):
+    from bench.latency import example_form
+
+    ruleset = load_all()["encore"]
+    form = example_form(ruleset, ruleset.examples()[0].request)
+    link = client.post(page_path("encore"), form.urlencode(), content_type="application/x-www-form-urlencoded")[
+        "Location"
+    ].split("#")[0]
+    before = permalink_page(client, link)
+    npc = NPC.objects.first()
+    npc.name = "Sentinelle d'essai"
+    npc.save()
+    after = permalink_page(client, link)
+    assert "Sentinelle d&#x27;essai" in after or "Sentinelle d'essai" in after
+    assert after != before

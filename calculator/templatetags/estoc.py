@@ -143,14 +143,22 @@ def fields_block(context: template.Context) -> SafeString:
 
     A first visit (the form unbound: no value posted, no result, no encounter) draws the same fields
     for everyone until the bestiary changes: that drawing is kept per version of the bestiary
-    (:func:`calculator.bestiary_cache.cached`). The fields templates read nothing of the visitor
+    (:func:`calculator.bestiary_cache.cached`). So is a permalink's (a result shared with the table
+    and opened by each player: the view's ``permalink_key``, its values, names the drawing; the last
+    links asked are kept, :func:`calculator.bestiary_cache.cached_by`). The fields templates read nothing of the visitor
     (no user, no session, no CSRF token, no nonce; ``tests/test_fields_block.py`` checks it)."""
     plugin = context["plugin"]
     form = context["form"]
     fields = context.template.engine.get_template(plugin.fields_template)  # type: ignore[union-attr]
-    if form.is_bound or context.get("resolution") is not None or context.get("in_encounter") is not None:
-        return SafeString(fields.render(context))
-    return SafeString(bestiary_cache.cached("first_visit_fields", plugin, lambda: fields.render(context)))
+    if context.get("in_encounter") is None:
+        if not form.is_bound and context.get("resolution") is None:
+            return SafeString(bestiary_cache.cached("first_visit_fields", plugin, lambda: fields.render(context)))
+        link = context.get("permalink_key")
+        if link is not None:
+            return SafeString(
+                bestiary_cache.cached_by("permalink_fields", plugin, link, lambda: fields.render(context))
+            )
+    return SafeString(fields.render(context))
 
 
 @register.simple_tag

@@ -6,7 +6,7 @@ are rolled by the server from the seed (a new one when none is given).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,7 +118,14 @@ def resolve(
     return Resolution(ruleset, scenario, spec, dice, result, narrative)
 
 
-def odds(ruleset: Ruleset, payload: Mapping[str, Any], source: Source = Source.STORED) -> tuple[Any, Odds]:
+def odds(
+    ruleset: Ruleset,
+    payload: Mapping[str, Any],
+    source: Source = Source.STORED,
+    odds_of: Callable[[Ruleset, Any], Odds] | None = None,
+) -> tuple[Any, Odds]:
+    """The scenario of a request and its exact odds (``odds_of(ruleset, scenario)`` when given: the
+    web layer's memo)."""
     if not isinstance(payload, Mapping):
         raise ScenarioError({"__all__": _("La requête doit être un objet JSON.")})
     errors = {str(k): _("Champ inconnu.") for k in payload if k not in {"scenario", "dice", "seed"}}
@@ -129,7 +136,7 @@ def odds(ruleset: Ruleset, payload: Mapping[str, Any], source: Source = Source.S
         errors.update(exc.errors)
     if errors:
         raise ScenarioError(errors)
-    return scenario, ruleset.odds(scenario)
+    return scenario, (odds_of(ruleset, scenario) if odds_of is not None else ruleset.odds(scenario))
 
 
 def result_data(res: Resolution) -> dict[str, Any]:

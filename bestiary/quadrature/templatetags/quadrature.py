@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
@@ -197,18 +198,33 @@ def quadrature_sheet(context: template.Context, oob: bool = False) -> SafeString
     if adv is not None:
         default = form is not None and not form.is_bound
         pdf_url = pdf_link(scenario, resolution, context.get("share_query") or "", default=default)
-    return SafeString(
-        render_to_string(
+    after = resolution is not None and adv is not None
+    outcome = resolution.result.outcome_label if resolution is not None else ""
+
+    def draw() -> str:
+        return render_to_string(
             "calculator/quadrature_sheet.html#sheet",
             {
                 **(sheet_context(adv) if adv is not None else {}),
                 "oob": oob,
-                "after": resolution is not None and adv is not None,
-                "outcome": resolution.result.outcome_label if resolution is not None else "",
-                "pdf_url": pdf_url,
+                "after": after,
+                "outcome": outcome,
+                "pdf_url": PDF_URL if pdf_url else "",
             },
         )
-    )
+
+    # drawn once per state of the sheet (the rolls of a scene leave it in few states), its link
+    # written in afterwards (it names the roll)
+    key = (adv, oob, after, outcome, bool(pdf_url))
+    try:
+        drawn = bestiary_cache.cached_by("sheet", plugins.get("quadrature"), key, draw, SHEETS_KEPT)
+    except TypeError:  # a sheet holding a list cannot be a key
+        drawn = draw()
+    return SafeString(drawn.replace(PDF_URL, str(conditional_escape(pdf_url))) if pdf_url else drawn)
+
+
+PDF_URL = "estoc-pdf-url-placeholder"  # nothing Django escapes, in no sheet's own text
+SHEETS_KEPT = 64
 
 
 # --- the decisions, by name -----------------------------------------------------------------------
