@@ -88,10 +88,10 @@ def permalink_max_bytes() -> int:
 # --- packing -------------------------------------------------------------------------------------
 
 
-def _kept(piece: str) -> bool:
-    """The pairs left readable beside ``z``: the marker and context fields (``_f``, ``_enc``,
-    ``_role.pc``…), ``r``, the seed and the typed dice. Encoded keys: these are plain ASCII."""
-    return piece.startswith(("_", "r=", "seed=", "dice.")) or piece in ("r", "seed")
+# The pairs left readable beside ``z``: the marker and context fields (``_f``, ``_enc``,
+# ``_role.pc``…), ``r``, the seed and the typed dice. Encoded keys: these are plain ASCII.
+_KEPT_PREFIXES = ("_", "r=", "seed=", "dice.")
+_KEPT_NAMES = frozenset(("r", "seed"))
 
 
 def _b64(data: bytes) -> str:
@@ -187,11 +187,13 @@ def compact(url: str, limit: int) -> str | None:
     if not sep:
         return None
     pieces = query.split("&")
-    first = next((i for i, p in enumerate(pieces) if not _kept(p)), None)
+    prefixes, names = _KEPT_PREFIXES, _KEPT_NAMES
+    kept = [p.startswith(prefixes) or p in names for p in pieces]
+    first = next((i for i, k in enumerate(kept) if not k), None)
     if first is None:
         return None
-    text = "&".join(p for p in pieces if not _kept(p))
-    after = [p for p in pieces[first + 1 :] if _kept(p)]
+    text = "&".join([p for p, k in zip(pieces, kept, strict=True) if not k])
+    after = [p for p, k in zip(pieces[first + 1 :], kept[first + 1 :], strict=True) if k]
     for packer in (pack, pack_lzma):
         out = f"{path}?{'&'.join([*pieces[:first], f'{PACKED}={packer(text)}', *after])}"
         if len(out.encode("utf-8")) <= limit:

@@ -52,3 +52,15 @@ def test_a_posted_form_reads_as_before(client):
     )
     assert response.status_code == 200
     assert "Aldéric le Brave" in response.content.decode()
+
+
+@pytest.mark.parametrize("body", ["f=1&" * 9 + "f=1", "f=1&" * 10, "f=1&" * 10 + "f=1", "&&&&&&&&&&", "a"])
+def test_the_field_limit_counts_as_django_counts(body):
+    def outcome(build):
+        try:
+            return list(build(body.encode()).lists())
+        except TooManyFieldsSent:
+            return "refused"
+
+    with override_settings(DATA_UPLOAD_MAX_NUMBER_FIELDS=10):
+        assert outcome(form_query_dict) == outcome(lambda b: QueryDict(b, encoding="utf-8"))

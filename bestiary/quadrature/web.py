@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,7 +17,7 @@ from calculator.tables import bestiary_presets, keys_by_pk, table_of
 from rulesets.core.french import MINUS, typography
 from rulesets.core.request import Resolution
 from rulesets.core.schema import ScenarioError, flatten, to_data
-from rulesets.quadrature.encounter import sheet_after
+from rulesets.quadrature.encounter import sheet_from
 from rulesets.quadrature.model import Adversary, Mode, Scenario
 from rulesets.quadrature.names import adversary_who, pc_who
 
@@ -159,7 +161,7 @@ def variations(resolution: Resolution) -> list[tuple[str, dict[str, Any], bool]]
         for i, part in enumerate(s.adversary.parts, start=1):
             out.append((typography(_("Viser : {part}").format(part=part.name)), {"target_part": i}, i == s.target_part))
     if sheet is not None:
-        carried = {f"adversary.{k}": v for k, v in flatten(sheet).items()}
+        carried = {f"adversary.{k}": v for k, v in _sheet_read(json.dumps(sheet))[1].items()}
         if s.mode is not Mode.ROUND:
             out.append((_("Fin de manche avec la fiche obtenue"), {**carried, "mode": Mode.ROUND.value}, False))
         else:
@@ -174,14 +176,27 @@ def sheet_of(resolution: Resolution | None, scenario: Scenario | None) -> Advers
     """The adversary to show on the living sheet: after the exchange when there is one (the sheet
     the engine returns, counters held at their bounds as the encounter holds them)."""
     if resolution is not None:
-        try:
-            after = sheet_after(resolution.result, [])
-        except ScenarioError:
-            after = None
+        events = resolution.result.events
+        sheet = events[-1].data.get("sheet") if events else None
+        after = _sheet_read(json.dumps(sheet))[0] if sheet is not None else None
         if after is not None:
             return after
         scenario = resolution.scenario
     return scenario.adversary if scenario is not None else None
+
+
+@functools.lru_cache(maxsize=128)
+def _sheet_read(text: str) -> tuple[Adversary | None, dict[str, Any]]:
+    """A sheet after the exchange (its data as JSON): parsed as the engine holds it
+    (``rulesets.quadrature.encounter.sheet_from``; None if refused), and flattened. Kept for the
+    last sheets read: the rolls of a scene leave the creature in few states (issue 18). Shared:
+    callers must not change them."""
+    data = json.loads(text)
+    try:
+        parsed: Adversary | None = sheet_from(data, [])
+    except ScenarioError:
+        parsed = None
+    return parsed, flatten(data)
 
 
 # --- table values: the numbers behind « Ajuster » -------------------------------------------------

@@ -272,9 +272,14 @@ def sheet_after(result: Result, notes: list[str]) -> Adversary | None:
     """The sheet after the exchange: the last event's ``data["sheet"]`` (counters held at their bounds)."""
     if not result.events or "sheet" not in result.events[-1].data:
         return None
-    data = dict(result.events[-1].data["sheet"])
-    sheet: Adversary = parse(Adversary, _held(Adversary, data, str(data.get("name", "")), notes))
-    return sheet
+    return sheet_from(result.events[-1].data["sheet"], notes)
+
+
+def sheet_from(sheet: Mapping[str, Any], notes: list[str]) -> Adversary:
+    """:func:`sheet_after` of a sheet's data (``data["sheet"]``)."""
+    data = dict(sheet)
+    parsed: Adversary = parse(Adversary, _held(Adversary, data, str(data.get("name", "")), notes))
+    return parsed
 
 
 def _bounded(state: Any, notes: list[str]) -> Any:
