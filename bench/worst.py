@@ -126,7 +126,8 @@ def minimal(cls: type, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def accepted(ruleset: Ruleset, scenario: Any) -> dict[str, Any] | None:
-    """The plain data of ``scenario`` (a dataclass or plain data) if the API's parse accepts it."""
+    """The plain data of ``scenario`` (a dataclass or plain data) if the API's parse accepts it
+    (what the rules refuse only when they resolve it is left out by :meth:`Pool.add`)."""
     data = to_data(scenario) if dataclasses.is_dataclass(scenario) else scenario
     try:
         parsed = core_request.parse_scenario(ruleset, data)
@@ -603,7 +604,13 @@ class Pool:
         key = json.dumps(candidate.scenario, sort_keys=True)
         if key in self.seen:
             return False
-        screen(self.ruleset, candidate)
+        try:
+            screen(self.ruleset, candidate)
+        except ScenarioError:
+            # parsed, then refused by the rules' own checks (a Féerie Action rank past the previous
+            # activity…): the API answers it with a 400, it is not an accepted request
+            self.rejected += 1
+            return False
         self.seen[key] = candidate
         return True
 
@@ -643,7 +650,10 @@ def run(budget_s: float = DEFAULT_BUDGET_S, seed: int = DEFAULT_SEED) -> dict[st
             data = accepted(ruleset, scenario)
             if data is None:  # a corner the schema refuses is a bug of this file (tests/test_bench_worst.py)
                 raise ValueError(f"{slug}: the schema refuses the corner « {description} »")
+            refused = pool.rejected
             pool.add(Candidate(slug, description, data))
+            if pool.rejected > refused:  # a corner the rules refuse: a bug of this file as well
+                raise ValueError(f"{slug}: the rules refuse the corner « {description} »")
         log(f"{slug}: {len(pool.seen)} corners, slowest {pool.best(1)[0].score_ms:.1f} ms")
     # keep a fifth of the budget for the final timings
     search_until = started + budget_s * 0.8
@@ -658,7 +668,7 @@ def run(budget_s: float = DEFAULT_BUDGET_S, seed: int = DEFAULT_SEED) -> dict[st
         slowest = sorted((measure(pool.ruleset, c) for c in pool.best(TOP)), key=lambda m: m["warm_ms"], reverse=True)
         report["rulesets"][slug] = {
             "candidates": len(pool.seen),
-            "refused_by_the_schema": pool.rejected,
+            "refused": pool.rejected,  # by the schema, or by the rules when resolved
             "max_warm_ms": slowest[0]["warm_ms"],
             "max_cold_ms": max(m["cold_ms"] for m in slowest),
             "max_warm_cpu_ms": max(m["warm_cpu_ms"] for m in slowest),
