@@ -92,7 +92,7 @@ HEAD ?= WORKTREE
 .PHONY: compare
 
 compare: install  ## HEAD's capacity over BASE's, target ≥ 2×: make compare [BASE=<commit>] [HEAD=<commit>|WORKTREE] (≈ 3 min)
-	$(PY) bench/compare.py $(BASE) $(HEAD)
+	@$(PY) bench/compare.py $(BASE) $(HEAD)
 
 # The pure engines of two commits (every worked example: parse, resolve, narrative, JSON), ABBA rounds
 .PHONY: engine-compare
