@@ -11,6 +11,7 @@ from rulesets.core import request as core_request
 from rulesets.core.dice import DiceSpec
 from rulesets.core.odds import Odds
 from rulesets.core.registry import Ruleset
+from rulesets.core.registry import get as get_ruleset
 from rulesets.core.schema import ScenarioError, Source, copy_data, flatten, parse, to_data
 
 ERROR_NOT_JSON = "Le corps de la requête doit être un objet JSON valide."
@@ -99,9 +100,7 @@ def scenario_odds(ruleset: Ruleset, scenario: Any) -> Odds:
 
 @functools.lru_cache(maxsize=256)
 def _odds_memo(slug: str, scenario: Any) -> Odds:
-    from rulesets.core.registry import get
-
-    return get(slug).odds(scenario)
+    return get_ruleset(slug).odds(scenario)
 
 
 def scenario_try_parse(*, ruleset: Ruleset, nested: Mapping[str, Any]) -> Any | None:

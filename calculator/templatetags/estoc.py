@@ -143,10 +143,11 @@ def fields_block(context: template.Context) -> SafeString:
 
     A first visit (the form unbound: no value posted, no result, no encounter) draws the same fields
     for everyone until the bestiary changes: that drawing is kept per version of the bestiary
-    (:func:`calculator.bestiary_cache.cached`). So is a permalink's (a result shared with the table
-    and opened by each player: the view's ``permalink_key``, its values, names the drawing; the last
-    links asked are kept, :func:`calculator.bestiary_cache.cached_by`). The fields templates read nothing of the visitor
-    (no user, no session, no CSRF token, no nonce; ``tests/test_fields_block.py`` checks it)."""
+    (:func:`calculator.bestiary_cache.cached`). So is a permalink's: a result shared with the table
+    is opened by each player; the view's ``permalink_key`` (the link's values) names the drawing, the
+    last links asked are kept (:func:`calculator.bestiary_cache.cached_by`). The fields templates
+    read nothing of the visitor (no user, no session, no CSRF token, no nonce;
+    ``tests/test_fields_block.py`` checks it)."""
     plugin = context["plugin"]
     form = context["form"]
     fields = context.template.engine.get_template(plugin.fields_template)  # type: ignore[union-attr]

@@ -223,7 +223,7 @@ def quadrature_sheet(context: template.Context, oob: bool = False) -> SafeString
     return SafeString(drawn.replace(PDF_URL, str(conditional_escape(pdf_url))) if pdf_url else drawn)
 
 
-PDF_URL = "estoc-pdf-url-placeholder"  # nothing Django escapes, in no sheet's own text
+PDF_URL = "\x00estoc-pdf-url\x00"  # in no sheet's own text: every name field refuses a null character
 SHEETS_KEPT = 64
 
 
