@@ -93,9 +93,10 @@ def scenario_odds(ruleset: Ruleset, scenario: Any) -> Odds:
     scenes again and again. The engines are pure and a parsed scenario holds every number they read
     (the table settings included), so the scenario is the whole key; ``Odds`` is frozen."""
     try:
-        return _odds_memo(ruleset.slug, scenario)
+        hash(scenario)
     except TypeError:  # a scenario holding a list or a dict cannot be a key: computed every time
         return ruleset.odds(scenario)
+    return _odds_memo(ruleset.slug, scenario)
 
 
 @functools.lru_cache(maxsize=256)

@@ -75,7 +75,12 @@ def _ruleset(slug: str) -> Ruleset:
 
 def permalink_scenario(resolution: Resolution, hidden: tuple[str, ...]) -> dict[str, Any]:
     """The resolved scenario as flat fields, without those the page hides (table settings)."""
-    return {k: v for k, v in flatten(to_data(resolution.scenario)).items() if not under_hidden(k, hidden)}
+    return permalink_fields(resolution.scenario, hidden)
+
+
+def permalink_fields(scenario: Any, hidden: tuple[str, ...]) -> dict[str, Any]:
+    """A parsed scenario as a permalink's flat fields, without those the page hides."""
+    return {k: v for k, v in flatten(to_data(scenario)).items() if not under_hidden(k, hidden)}
 
 
 def permalink(
@@ -84,13 +89,14 @@ def permalink(
     hidden: tuple[str, ...],
     changes: dict[str, Any] | None = None,
     scenario: dict[str, Any] | None = None,
+    encoded: dict[str, str | None] | None = None,
 ) -> str:
     """The URL that replays ``resolution`` (same scenario, typed dice and seed), with ``changes``.
 
     ``scenario`` is :func:`permalink_scenario`'s answer when the caller already has it (the
-    variations of one result share it).
+    variations of one result share it), ``encoded`` those fields encoded (:class:`Scene`).
     """
-    return permalinks(ruleset, resolution, hidden, [changes or {}], scenario)[0]
+    return permalinks(ruleset, resolution, hidden, [changes or {}], scenario, encoded)[0]
 
 
 def permalinks(
@@ -205,7 +211,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
         status = 400
     variations: list[tuple[str, str, bool]] | None = None
     if wants_result and replay is not None:
-        resolution, flat_result, link, variations = replay.resolution, replay.flat, replay.link, replay.variations
+        resolution, link, variations = replay.resolution, replay.link, replay.variations
     elif wants_result:
         try:
             resolution = services.resolution_resolve(
@@ -219,7 +225,7 @@ def calculator(request: HtmxHttpRequest, slug: str, page: str = "") -> HttpRespo
             link = permalink(ruleset, resolution, plugin.hidden, scenario=flat_result)
             if link_key is not None:
                 variations = _variations(ruleset, plugin, resolution, flat_result)
-                kept = Replay(payload, scenario, resolution, flat_result, link, variations)
+                kept = Replay(payload, scenario, resolution, link, variations)
                 bestiary_cache.keep_by("replay", plugin, link_key, kept, REPLAYS_KEPT)
             if request.method == "POST" and not request.htmx:
                 for note in settled.notes:  # what settle changed, shown on the result's page
@@ -297,13 +303,12 @@ def encoded_fields(flat: dict[str, Any]) -> dict[str, str | None]:
 @dataclass(frozen=True, slots=True)
 class Scene:
     """What « Résoudre » reads of a form that stays as typed, the same for every roll of the scene:
-    its scenario unflattened and parsed, and the permalink's fields (flat, then encoded). Kept per
+    its scenario unflattened and parsed, and the permalink's fields encoded. Kept per
     process for the last scenes resolved (issue 18: the table rolls the same scene again and again,
     typing new dice or leaving them to the server), under :func:`scene_key`; shared, never changed."""
 
     nested: dict[str, Any]
     scenario: Any
-    flat: dict[str, Any]
     encoded: dict[str, str | None]
 
 
@@ -313,14 +318,13 @@ SCENES_KEPT = 32
 @dataclass(frozen=True, slots=True)
 class Replay:
     """What a permalink's page computes from its values, the same for every visitor (its seed and
-    dice are in the link): the request, the scenario, the resolution, the permalink's fields and
-    link, the variations. Kept per process for the last links opened (issue 18: a result shared
+    dice are in the link): the request, the scenario, the resolution, the permalink, the
+    variations. Kept per process for the last links opened (issue 18: a result shared
     with the table is opened by each player), under the link's values; shared, never changed."""
 
     payload: dict[str, Any]
     scenario: Any
     resolution: Resolution
-    flat: dict[str, Any]
     link: str
     variations: list[tuple[str, str, bool]]
 
@@ -353,8 +357,7 @@ def result_alone(
     scenario = services.scenario_try_parse(ruleset=ruleset, nested=nested)
     if scenario is None:
         return None
-    flat = {k: v for k, v in flatten(to_data(scenario)).items() if not under_hidden(k, plugin.hidden)}
-    scene = Scene(nested, scenario, flat, encoded_fields(flat))
+    scene = Scene(nested, scenario, encoded_fields(permalink_fields(scenario, plugin.hidden)))
     answer = scene_result(request, ruleset, plugin, data, scene, slug)
     if answer is not None and key is not None:
         bestiary_cache.keep_by("scene", plugin, key, scene, SCENES_KEPT)
@@ -373,8 +376,7 @@ def scene_result(
     except ScenarioError:
         return None
     in_encounter = calculator_context(request, data, slug)
-    flat_result = scene.flat
-    link = permalinks(ruleset, resolution, plugin.hidden, [{}], flat_result, scene.encoded)[0]
+    link = permalink(ruleset, resolution, plugin.hidden, encoded=scene.encoded)
     context: dict[str, Any] = {
         "ruleset": ruleset,
         "page_url": page_path(ruleset.slug),
@@ -388,7 +390,7 @@ def scene_result(
         "final_numbers": result_summary(plugin, resolution),
         "variations": [
             (label, carry(in_encounter, url, short_links.NAVIGATION_MAX_BYTES) + RESULT_ANCHOR, current)
-            for label, url, current in _variations(ruleset, plugin, resolution, flat_result, scene.encoded)
+            for label, url, current in _variations(ruleset, plugin, resolution, encoded=scene.encoded)
         ],
     }
     return result_response(request, plugin, context, carry(in_encounter, link))
@@ -461,7 +463,7 @@ def _variations(
     ruleset: Ruleset,
     plugin: plugins.WebPlugin,
     resolution: Resolution | None,
-    flat: dict[str, Any],
+    flat: dict[str, Any] | None = None,
     encoded: dict[str, str | None] | None = None,
 ) -> list[tuple[str, str, bool]]:
     if resolution is None or plugin.variations is None:

@@ -217,9 +217,11 @@ def quadrature_sheet(context: template.Context, oob: bool = False) -> SafeString
     # written in afterwards (it names the roll)
     key = (adv, oob, after, outcome, bool(pdf_url))
     try:
-        drawn = bestiary_cache.cached_by("sheet", plugins.get("quadrature"), key, draw, SHEETS_KEPT)
+        hash(key)
     except TypeError:  # a sheet holding a list cannot be a key
         drawn = draw()
+    else:
+        drawn = bestiary_cache.cached_by("sheet", plugins.get("quadrature"), key, draw, SHEETS_KEPT)
     return SafeString(drawn.replace(PDF_URL, str(conditional_escape(pdf_url))) if pdf_url else drawn)
 
 
